@@ -1,0 +1,1 @@
+"""Smart domino table controller: rules engine, table session, journal, live state, CLI."""

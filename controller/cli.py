@@ -1,0 +1,101 @@
+"""The ``domino-table`` command line.
+
+Start-up must stay fast (``simulate`` is benchmarked as a whole process), so every handler
+imports what it needs when it runs, and plugin modules register parsers without importing
+heavy libraries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+Handler = Callable[[argparse.Namespace], int]
+
+# Modules that add sub-commands: each has ``register(subparsers) -> None``.
+_PLUGINS = (
+    "controller.rules_cli",
+    "vision.cli",
+    "firmware_bridge.cli",
+    "controller.live_cli",
+    "controller.runtime_cli",
+)
+
+EXIT_OK = 0
+EXIT_ILLEGAL = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 70
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="domino-table",
+        description="Controller of the smart domino table.",
+    )
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
+    parser.add_argument(
+        "--debug", action="store_true", help="show full tracebacks for unexpected errors"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in _PLUGINS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def _configure_logging(verbosity: int) -> None:
+    level = logging.WARNING - 10 * min(verbosity, 2)
+    logging.basicConfig(
+        level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _configure_logging(args.verbose)
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        print("domino-table: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:
+        code = _exit_code_of(exc)
+        if code is None:
+            if args.debug:
+                raise
+            print(
+                f"domino-table: internal error: {type(exc).__name__}: {exc} "
+                "(run with --debug for details, and please report it)",
+                file=sys.stderr,
+            )
+            return EXIT_INTERNAL
+        print(f"domino-table: error: {exc}", file=sys.stderr)
+        return code
+
+
+def _exit_code_of(exc: BaseException) -> int | None:
+    """Errors meant for the user carry an ``exit_code``; OS errors on files are usage errors."""
+    code: Any = getattr(exc, "exit_code", None)
+    if isinstance(code, int):
+        return code
+    if isinstance(exc, OSError):
+        return EXIT_USAGE
+    return None
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

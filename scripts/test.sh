@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Sets everything up and runs the whole test suite: lint, strict types, tests.
+set -euo pipefail
+source "$(dirname "$0")/bootstrap.sh"
+cd "$ROOT"
+
+ensure_apt mosquitto chromium
+ensure_venv dev
+PY="$VENV/bin"
+
+echo "==> ruff" >&2
+"$PY/ruff" check .
+"$PY/ruff" format --check .
+echo "==> mypy --strict" >&2
+"$PY/mypy"
+echo "==> pytest" >&2
+"$PY/pytest" -n "${PYTEST_WORKERS:-2}" "$@"
