@@ -27,6 +27,9 @@ from controller.rules.options import BlockTie, BlockWinner, Boneyard, EndScoring
 from controller.rules.tiles import Tile, pip_total
 
 #: Fives-and-threes points per end sum (RULES.md section 2).
+# Moves built on the hot path skip the Python-level ``__new__`` of named tuples.
+_new = tuple.__new__
+
 FIVES_AND_THREES_POINTS = {3: 1, 5: 1, 6: 2, 9: 3, 10: 2, 12: 4, 15: 8, 18: 6, 20: 4, 21: 7, 24: 8}
 
 
@@ -51,13 +54,20 @@ class Hand:
         "_awarded",
         "_capicua_seat",
         "_drew_this_turn",
+        "_end_scoring",
         "_exempt",
+        "_hands_hold_the_rest",
         "_held_known",
         "_lacks",
         "_last_player",
         "_pase_passes",
         "_pase_seat",
         "_passes_in_row",
+        "_per_number",
+        "_plays_only",
+        "_seats",
+        "_shown",
+        "_with_number",
         "boneyard",
         "boneyard_count",
         "bonuses",
@@ -129,6 +139,17 @@ class Hand:
         self.renuncios: list[Renuncio] = []
         self._awarded = [0] * rules.sides
         self._passes_in_row = 0
+        self._seats = n
+        self._per_number = rules.max_pip + 1
+        self._with_number = rules.tileset.with_number
+        self._end_scoring = rules.end_scoring is not EndScoring.NONE
+        self._plays_only = rules.boneyard is Boneyard.NONE and not rules.pass_when_able
+        # Known hands hold every tile that is not on the table (once the boneyard is empty).
+        self._hands_hold_the_rest = self.hands is not None and (
+            rules.all_dealt or rules.boneyard is not Boneyard.NONE
+        )
+        # How many tiles carrying each number are on the table.
+        self._shown = [0] * (rules.max_pip + 1)
         self._drew_this_turn = False
         self._last_player: int | None = None
         self._pase_seat: int | None = None
@@ -174,6 +195,7 @@ class Hand:
         new.end_scores = list(self.end_scores)
         new.renuncios = list(self.renuncios)
         new._awarded = list(self._awarded)
+        new._shown = list(self._shown)
         new._lacks = [dict(d) for d in self._lacks]
         new._held_known = [set(s) for s in self._held_known]
         new._exempt = [set(s) for s in self._exempt]
@@ -193,7 +215,7 @@ class Hand:
                 if doubles or self.lead_double_only:
                     return doubles
             return list(held)
-        with_number = self.rules.tileset.with_number
+        with_number = self._with_number
         fitting: set[Tile] = set()
         for n in self.line.numbers():
             fitting |= held & with_number[n]
@@ -203,18 +225,30 @@ class Hand:
         """Every legal move of a known hand (empty when the hand is over)."""
         if self.outcome is not None or self.hands is None:
             return []
+        seat = self.turn
+        if seat is not None and self.line.placements:
+            with_number = self._with_number
+            held = self.hands[seat]
+            plays: list[Move] = [
+                _new(Play, (seat, t, e, None))
+                for e, n in self.line.end_items()
+                for t in held & with_number[n]
+            ]
+            if self._plays_only and plays:
+                return plays  # no boneyard and no passing while able: nothing else is legal
         seats = sorted(self.leaders) if self.turn is None else [self.turn]
         moves: list[Move] = []
         for seat in seats:
-            tiles = self.playable(seat)
             if self.line.empty:
-                moves.extend(Play(seat, t) for t in tiles)
+                moves.extend(Play(seat, t) for t in sorted(self.playable(seat)))
                 continue
-            for t in tiles:
-                moves.extend(Play(seat, t, e) for e in self.line.fits(t))
-            if self._may_draw(seat, able=bool(tiles)):
+            with_number = self._with_number
+            plays = [Play(seat, t, e) for t, e in self.line.joins(self.hands[seat], with_number)]
+            moves.extend(plays)
+            able = bool(plays)
+            if self._may_draw(seat, able=able):
                 moves.append(Draw(seat))
-            if self._may_pass(able=bool(tiles)):
+            if self._may_pass(able=able):
                 moves.append(Pass(seat))
         return moves
 
@@ -254,6 +288,12 @@ class Hand:
 
     # ----------------------------------------------------------------- moves
 
+    def push_legal(self, move: Move) -> Move:
+        """Apply a move taken from :meth:`legal_moves` without checking it again."""
+        if isinstance(move, Play):
+            return self._play(move, checked=True)
+        return self.push(move)
+
     def push(self, move: Move) -> Move:
         """Check and apply ``move``. Returns the move as recorded (a simulated draw names its tile).
 
@@ -280,25 +320,25 @@ class Hand:
         if tile not in self.rules.tileset:
             raise IllegalMoveError(f"{move}: {tile} is not in the double-{self.rules.max_pip} set")
 
-    def _play(self, move: Play) -> Move:
+    def _play(self, move: Play, *, checked: bool = False) -> Move:
         seat, tile = move.seat, move.tile
-        self._check_tile_in_set(move, tile)
-        if tile in self.on_table:
-            raise IllegalMoveError(f"{move}: {tile} is already on the table")
-        if self.hands is not None:
-            if tile not in self.hands[seat]:
-                raise IllegalMoveError(f"{move}: seat {seat} does not hold {tile}")
-        else:
-            for other, held in enumerate(self._held_known):
-                if other != seat and tile in held:
-                    raise IllegalMoveError(f"{move}: {tile} was drawn by seat {other}")
-        if self.line.empty:
-            self._check_lead(move)
-            end: End | None = None
-        else:
-            end = self._choose_end(move)
-        recorded = move
-        # Apply.
+        end = move.end
+        if not checked:
+            self._check_tile_in_set(move, tile)
+            if tile in self.on_table:
+                raise IllegalMoveError(f"{move}: {tile} is already on the table")
+            if self.hands is not None:
+                if tile not in self.hands[seat]:
+                    raise IllegalMoveError(f"{move}: seat {seat} does not hold {tile}")
+            else:
+                for other, held in enumerate(self._held_known):
+                    if other != seat and tile in held:
+                        raise IllegalMoveError(f"{move}: {tile} was drawn by seat {other}")
+            if self.line.empty:
+                self._check_lead(move)
+                end = None
+            else:
+                end = self._choose_end(move)
         capicua = False
         if end is None:
             first = move.first_half if move.first_half in (tile.low, tile.high) else tile.low
@@ -306,29 +346,37 @@ class Hand:
             self.leader = seat
             recorded = Play(seat, tile, None, first)
         else:
-            ends = self.line.open_ends
-            numbers = {ends[e] for e in self.line.fits(tile)}
-            capicua = len(ends) == 2 and len(numbers) == 2
+            if self.counts[seat] == 1:
+                ends = self.line.open_ends
+                capicua = len(ends) == 2 and len({ends[e] for e in self.line.fits(tile)}) == 2
             self.line.join(tile, end, seat, spinner=self.rules.spinner)
-            recorded = Play(seat, tile, end)
+            recorded = move if move.end is end else Play(seat, tile, end)
         if self.hands is not None:
             self.hands[seat].discard(tile)
-        self._held_known[seat].discard(tile)
+        else:
+            self._held_known[seat].discard(tile)
+            if self._lacks[seat]:
+                self._check_renuncio(seat, tile, len(self.moves))
         self.counts[seat] -= 1
         self.on_table.add(tile)
+        shown = self._shown
+        shown[tile.low] += 1
+        if tile.low != tile.high:
+            shown[tile.high] += 1
         index = len(self.moves)
         self.moves.append(recorded)
-        self._check_renuncio(seat, tile, index)
         # A pase corrido shows when the player plays again after everyone else passed in turn.
-        pase = self._pase_seat == seat and self._pase_passes == self.rules.seats - 1
-        self._pase_seat, self._pase_passes = seat, 0
+        seats = self._seats
+        pase = self._pase_passes == seats - 1 and self._pase_seat == seat
+        self._pase_seat = seat
+        self._pase_passes = 0
         self._passes_in_row = 0
         self._drew_this_turn = False
         self._last_player = seat
-        self.turn = (seat + 1) % self.rules.seats
+        self.turn = (seat + 1) % seats
         if pase:
             self._bonus("pase_corrido", seat, self.rules.pase_corrido_bonus, index)
-        if self.rules.end_scoring is not EndScoring.NONE:
+        if self._end_scoring:
             total = self.line.end_sum()
             points = end_sum_points(self.rules.end_scoring, total)
             if points:
@@ -341,7 +389,11 @@ class Hand:
         elif self.counts[seat] == 0:
             self._capicua_seat = seat if capicua else None
             self._end(HandEnd.DOMINO, seat)
-        elif self._blocked_now():
+        elif (
+            not self._hands_hold_the_rest
+            or shown[self.line.placements[-1].outer] == self._per_number
+        ) and self._blocked_now():
+            # With every tile in a hand or on the table, only a newly exhausted number can block.
             self._end(HandEnd.BLOCK, seat)
         return recorded
 
@@ -436,6 +488,7 @@ class Hand:
             else:
                 raise IllegalMoveError(f"{move}: {tile} is not in the boneyard")
             self.hands[seat].add(tile)
+            self._lacks[seat].clear()  # what a spectator knows: the drawn tile is hidden
         else:
             for other, held in enumerate(self._held_known):
                 if tile is not None and tile in held:
@@ -510,15 +563,17 @@ class Hand:
             return False
         if self.boneyard_count > 0:
             return False
-        with_number = self.rules.tileset.with_number
-        numbers = self.line.numbers()
-        if self.hands is not None:
-            fitting: set[Tile] = set()
-            for n in numbers:
-                fitting |= with_number[n]
-            return not any(h & fitting for h in self.hands)
-        # Observed: certain only when every tile of every open number is on the table.
-        return all(with_number[n] <= self.on_table for n in numbers)
+        if self.line.all_shown(self._shown, self._per_number):
+            return True  # every tile of every open number is on the table: certain
+        if self.hands is None or self._hands_hold_the_rest:
+            # Observed (not certain), or a tile of an open number is in someone's hand.
+            return False
+        # Some tiles are out of play: look at the hands.
+        with_number = self._with_number
+        fitting: set[Tile] = set()
+        for n in self.line.end_numbers():
+            fitting |= with_number[n]
+        return all(h.isdisjoint(fitting) for h in self.hands)
 
     def _end(self, outcome: HandEnd, seat: int | None) -> None:
         self.outcome = outcome
@@ -533,7 +588,7 @@ class Hand:
         if self.outcome is None:
             raise IllegalMoveError("the hand is not over")
         rules = self.rules
-        scored = self.copy()
+        scored = self._scoring_copy()
         remaining = self._remaining_tiles(left)
         renuncios = list(self.renuncios)
         if remaining is not None and self.hands is None:
@@ -580,6 +635,15 @@ class Hand:
             renuncios=tuple(renuncios),
             keeps_lead=keeps_lead,
         )
+
+    def _scoring_copy(self) -> Hand:
+        """A shallow copy that only the award bookkeeping of :meth:`finish` may change."""
+        new = Hand.__new__(Hand)
+        for name in Hand.__slots__:
+            setattr(new, name, getattr(self, name))
+        new._awarded = list(self._awarded)
+        new.bonuses = list(self.bonuses)
+        return new
 
     def _need(self, seat_pips: list[int] | None) -> list[int]:
         if seat_pips is None:

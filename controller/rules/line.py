@@ -7,8 +7,9 @@ taken. Mutable with :meth:`Line.copy`, like the hand that owns it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
 from enum import StrEnum
+from typing import NamedTuple
 
 from controller.rules.tiles import Tile
 
@@ -23,8 +24,7 @@ class End(StrEnum):
 END_ORDER = (End.LEFT, End.RIGHT, End.UP, End.DOWN)
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(NamedTuple):
     """A tile on the line: ``end`` is None for the opening tile; ``outer`` is the number it leaves
     open (for the opening tile, the right end)."""
 
@@ -32,6 +32,10 @@ class Placement:
     end: End | None
     outer: int
     seat: int
+
+
+# Built without the Python-level ``__new__`` of a named tuple: the join is on the hot path.
+_new = tuple.__new__
 
 
 class Line:
@@ -61,17 +65,38 @@ class Line:
     def empty(self) -> bool:
         return not self.placements
 
+    # ``_ends`` keeps insertion order left, right (up, down): the order of END_ORDER.
+
     @property
     def open_ends(self) -> dict[End, int]:
         """Open ends and the number each shows, in the order left, right, up, down."""
-        return {e: self._ends[e][0] for e in END_ORDER if e in self._ends}
+        return {e: n for e, (n, _) in self._ends.items()}
 
     def numbers(self) -> set[int]:
         return {n for n, _ in self._ends.values()}
 
     def fits(self, tile: Tile) -> list[End]:
-        """The ends ``tile`` could join (all of them for the opening tile: returns [])."""
-        return [e for e in END_ORDER if e in self._ends and tile.has(self._ends[e][0])]
+        """The ends ``tile`` could join (none before the opening tile)."""
+        low, high = tile.low, tile.high
+        return [e for e, (n, _) in self._ends.items() if n in (low, high)]
+
+    def joins(
+        self, tiles: set[Tile], with_number: tuple[frozenset[Tile], ...]
+    ) -> list[tuple[Tile, End]]:
+        """Every (tile, end) pair where a tile of ``tiles`` could join the line."""
+        return [(t, e) for e, (n, _) in self._ends.items() for t in tiles & with_number[n]]
+
+    def end_items(self) -> list[tuple[End, int]]:
+        """(end, number) for each open end, in order."""
+        return [(e, n) for e, (n, _) in self._ends.items()]
+
+    def end_numbers(self) -> Iterator[int]:
+        for n, _ in self._ends.values():
+            yield n
+
+    def all_shown(self, shown: list[int], per_number: int) -> bool:
+        """Whether ``shown[n] == per_number`` for every open number ``n``."""
+        return all(shown[n] == per_number for n, _ in self._ends.values())
 
     def end_sum(self) -> int:
         """Sum of the open ends after a play: a double lying at an end counts both halves, the
@@ -97,10 +122,10 @@ class Line:
 
     def join(self, tile: Tile, end: End, seat: int, *, spinner: bool) -> None:
         """Join ``tile`` to ``end``; the caller has checked that it fits."""
-        number, _ = self._ends[end]
-        outer = tile.other(number)
+        number = self._ends[end][0]
+        outer = tile.high if tile.low == number else tile.low
         self._ends[end] = (outer, tile.pips if tile.is_double else outer)
-        self.placements.append(Placement(tile, end, outer, seat))
+        self.placements.append(_new(Placement, (tile, end, outer, seat)))
         if end in self._spinner_ends:
             self._spinner_ends.discard(end)
             self._spinner_sides += 1

@@ -103,7 +103,6 @@ class Match:
     ) -> Hand:
         if self.over:
             raise IllegalMoveError(f"the match is over: side {self.winner} won")
-        hands = None if hands is None else [list(h) for h in hands]
         lead = self.lead_for_next_hand(hands)
         return Hand(
             self.rules,

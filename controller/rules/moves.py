@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from controller.rules.line import End
 from controller.rules.tiles import Tile
 
+# Moves are named tuples rather than frozen dataclasses: bots create tens of thousands of them a
+# second and a tuple is built about three times faster. They stay immutable values.
 
-@dataclass(frozen=True, slots=True)
-class Play:
+
+class Play(NamedTuple):
     """Lay ``tile`` at ``end`` (None for the opening tile, or to let the engine pick the only
     sensible end). ``first_half`` orients the opening tile: that half becomes the left end."""
 
@@ -24,16 +27,14 @@ class Play:
         return f"seat {self.seat} plays {self.tile}{where}"
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(NamedTuple):
     seat: int
 
     def __str__(self) -> str:
         return f"seat {self.seat} passes"
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(NamedTuple):
     """Take a tile from the boneyard; ``tile`` is None when it was not seen (or, in simulation,
     to take the next one)."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -99,30 +99,33 @@ class Rules:
     target: int = 100
     exact_target: bool = False
 
+    # Derived once, read on every move.
+    tileset: DominoSet = field(init=False, repr=False, compare=False)
+    sides: int = field(init=False, repr=False, compare=False)
+    all_dealt: bool = field(init=False, repr=False, compare=False)
+    _side_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         problems = list(_problems(self))
         if problems:
             raise RulesError(f"invalid rules ({self.preset}): " + "; ".join(problems))
-
-    @property
-    def tileset(self) -> DominoSet:
-        return domino_set(self.max_pip)
-
-    @property
-    def sides(self) -> int:
-        return 2 if self.partnerships else self.seats
+        tileset = domino_set(self.max_pip)
+        object.__setattr__(self, "tileset", tileset)
+        object.__setattr__(self, "sides", 2 if self.partnerships else self.seats)
+        #: Whether every tile of the set is in someone's hand at the start.
+        object.__setattr__(self, "all_dealt", self.seats * self.hand_size == len(tileset.tiles))
+        object.__setattr__(
+            self,
+            "_side_of",
+            tuple(s % 2 if self.partnerships else s for s in range(self.seats)),
+        )
 
     def side_of(self, seat: int) -> int:
         """Sides come from the partnership, never from seat arithmetic elsewhere."""
-        return seat % 2 if self.partnerships else seat
+        return self._side_of[seat]
 
     def seats_of(self, side: int) -> tuple[int, ...]:
         return tuple(s for s in range(self.seats) if self.side_of(s) == side)
-
-    @property
-    def all_dealt(self) -> bool:
-        """Whether every tile of the set is in someone's hand at the start."""
-        return self.seats * self.hand_size == len(self.tileset.tiles)
 
     @property
     def target_checked_mid_hand(self) -> bool:
@@ -133,7 +136,7 @@ class Rules:
         base = PRESETS.get(self.preset)
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
-            if f.name == "preset":
+            if f.name == "preset" or not f.init:
                 continue
             value = getattr(self, f.name)
             if base is None or getattr(base, f.name) != value:
@@ -141,7 +144,9 @@ class Rules:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: _json_value(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        return {
+            f.name: _json_value(getattr(self, f.name)) for f in dataclasses.fields(self) if f.init
+        }
 
 
 def _json_value(value: object) -> object:
@@ -274,7 +279,7 @@ PRESETS: dict[str, Rules] = {
     ),
 }
 
-_FIELDS = {f.name: f for f in dataclasses.fields(Rules) if f.name != "preset"}
+_FIELDS = {f.name: f for f in dataclasses.fields(Rules) if f.name != "preset" and f.init}
 _ENUMS: dict[str, type[StrEnum]] = {
     "boneyard": Boneyard,
     "first_lead": FirstLead,

@@ -21,7 +21,7 @@ Bot = Callable[[Hand, list[Move], random.Random], Move]
 
 def random_bot(hand: Hand, moves: list[Move], rng: random.Random) -> Move:
     """Any legal move, uniformly."""
-    return moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+    return moves[int(rng.random() * len(moves))]
 
 
 def greedy_bot(hand: Hand, moves: list[Move], rng: random.Random) -> Move:
@@ -86,13 +86,12 @@ def _start_hand(match: Match, rng: random.Random) -> tuple[Hand, list[list[Tile]
     while True:
         hands, rest = deal(rules, rng)
         try:
-            lead = match.lead_for_next_hand(hands)
+            hand = match.new_hand(hands, rest if rules.boneyard is not Boneyard.NONE else None)
         except NoDoubleDealtError:
             continue
         break
-    hand = match.new_hand(hands, rest if rules.boneyard is not Boneyard.NONE else None)
-    if len(lead.seats) > 1:
-        hand.leaders = frozenset({_choose_leader(match, lead.seats, rng)})
+    if len(hand.leaders) > 1:
+        hand.leaders = frozenset({_choose_leader(match, hand.leaders, rng)})
         hand.leader = hand.turn = next(iter(hand.leaders))
     return hand, hands
 
@@ -114,7 +113,7 @@ def play_hand(hand: Hand, bots: Sequence[Bot], rng: random.Random) -> None:
     while hand.outcome is None:
         moves = hand.legal_moves()
         seat = moves[0].seat
-        hand.push(bots[seat](hand, moves, rng))
+        hand.push_legal(bots[seat](hand, moves, rng))
 
 
 def simulate(

@@ -25,10 +25,20 @@ class Tile:
 
     low: int
     high: int
+    # Derived once: read on every move of every simulated hand.
+    pips: int = field(init=False, repr=False, compare=False)
+    is_double: bool = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not (0 <= self.low <= self.high):
             raise TileError(f"not a tile: {self.low}-{self.high} (halves must be 0 <= low <= high)")
+        object.__setattr__(self, "pips", self.low + self.high)
+        object.__setattr__(self, "is_double", self.low == self.high)
+        object.__setattr__(self, "_hash", self.low * 64 + self.high)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @staticmethod
     def of(a: int, b: int) -> Tile:
@@ -49,14 +59,6 @@ class Tile:
                 f"not a tile: {text!r} (no set has more than {max(SUPPORTED_MAX_PIPS)})"
             )
         return Tile.of(a, b)
-
-    @property
-    def pips(self) -> int:
-        return self.low + self.high
-
-    @property
-    def is_double(self) -> bool:
-        return self.low == self.high
 
     def has(self, number: int) -> bool:
         return number in (self.low, self.high)
