@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from controller.errors import IllegalMoveError, ScoringError
+from controller.errors import IllegalMoveError
 from controller.rules.line import End, Line
 from controller.rules.moves import (
     Bonus,
@@ -23,22 +23,12 @@ from controller.rules.moves import (
     Play,
     Renuncio,
 )
-from controller.rules.options import BlockTie, BlockWinner, Boneyard, EndScoring, Points, Rules
+from controller.rules.options import Boneyard, EndScoring, Rules
+from controller.rules.scoring import FinishedHand, Tally, end_sum_points, score_hand
 from controller.rules.tiles import Tile, pip_total
 
-#: Fives-and-threes points per end sum (RULES.md section 2).
 # Moves built on the hot path skip the Python-level ``__new__`` of named tuples.
 _new = tuple.__new__
-
-FIVES_AND_THREES_POINTS = {3: 1, 5: 1, 6: 2, 9: 3, 10: 2, 12: 4, 15: 8, 18: 6, 20: 4, 21: 7, 24: 8}
-
-
-def end_sum_points(scoring: EndScoring, end_sum: int) -> int:
-    if scoring is EndScoring.ALL_FIVES:
-        return end_sum if end_sum > 0 and end_sum % 5 == 0 else 0
-    if scoring is EndScoring.FIVES_AND_THREES:
-        return FIVES_AND_THREES_POINTS.get(end_sum, 0)
-    return 0
 
 
 class Hand:
@@ -51,7 +41,6 @@ class Hand:
     """
 
     __slots__ = (
-        "_awarded",
         "_capicua_seat",
         "_drew_this_turn",
         "_end_scoring",
@@ -67,10 +56,10 @@ class Hand:
         "_plays_only",
         "_seats",
         "_shown",
+        "_tally",
         "_with_number",
         "boneyard",
         "boneyard_count",
-        "bonuses",
         "counts",
         "end_scores",
         "hands",
@@ -86,7 +75,6 @@ class Hand:
         "outcome_seat",
         "renuncios",
         "rules",
-        "scores_before",
         "turn",
     )
 
@@ -131,13 +119,11 @@ class Hand:
         self.line = Line()
         self.moves: list[Move] = []
         self.on_table: set[Tile] = set()
-        self.scores_before = list(scores_before or [0] * rules.sides)
         self.outcome: HandEnd | None = None
         self.outcome_seat: int | None = None
-        self.bonuses: list[Bonus] = []
         self.end_scores: list[EndScore] = []
         self.renuncios: list[Renuncio] = []
-        self._awarded = [0] * rules.sides
+        self._tally = Tally.start(rules, scores_before)
         self._passes_in_row = 0
         self._seats = n
         self._per_number = rules.max_pip + 1
@@ -174,7 +160,11 @@ class Hand:
     @property
     def awarded(self) -> tuple[int, ...]:
         """Points gained per side so far in this hand (end sums, bonuses)."""
-        return tuple(self._awarded)
+        return tuple(self._tally.awarded)
+
+    @property
+    def bonuses(self) -> tuple[Bonus, ...]:
+        return tuple(self._tally.bonuses)
 
     @property
     def last_player(self) -> int | None:
@@ -190,11 +180,9 @@ class Hand:
         new.line = self.line.copy()
         new.moves = list(self.moves)
         new.on_table = set(self.on_table)
-        new.scores_before = list(self.scores_before)
-        new.bonuses = list(self.bonuses)
         new.end_scores = list(self.end_scores)
         new.renuncios = list(self.renuncios)
-        new._awarded = list(self._awarded)
+        new._tally = self._tally.copy()
         new._shown = list(self._shown)
         new._lacks = [dict(d) for d in self._lacks]
         new._held_known = [set(s) for s in self._held_known]
@@ -375,16 +363,16 @@ class Hand:
         self._last_player = seat
         self.turn = (seat + 1) % seats
         if pase:
-            self._bonus("pase_corrido", seat, self.rules.pase_corrido_bonus, index)
+            self._tally.bonus("pase_corrido", seat, self.rules.pase_corrido_bonus, index)
         if self._end_scoring:
             total = self.line.end_sum()
             points = end_sum_points(self.rules.end_scoring, total)
             if points:
-                counted = self._award(self.rules.side_of(seat), points)
+                counted = self._tally.award(self.rules.side_of(seat), points)
                 self.end_scores.append(
                     EndScore(index, seat, self.rules.side_of(seat), total, points, counted)
                 )
-        if self.outcome is HandEnd.TARGET:
+        if self._tally.reached_target:
             self._end(HandEnd.TARGET, seat)
         elif self.counts[seat] == 0:
             self._capicua_seat = seat if capicua else None
@@ -539,25 +527,6 @@ class Hand:
                         break
         return found
 
-    def _bonus(self, kind: str, seat: int, points: int, move: int | None) -> None:
-        if points <= 0:
-            return
-        side = self.rules.side_of(seat)
-        counted = self._award(side, points)
-        self.bonuses.append(Bonus(kind, seat, side, points, move, counted))
-
-    def _award(self, side: int, points: int) -> bool:
-        """Add points to a side; with an exact target, points that would overshoot do not count.
-        With end-sum scoring the match may end here (outcome ``target``)."""
-        target = self.rules.target
-        total = self.scores_before[side] + self._awarded[side] + points
-        if self.rules.exact_target and total > target:
-            return False
-        self._awarded[side] += points
-        if self.rules.target_checked_mid_hand and total >= target and self.outcome is None:
-            self.outcome = HandEnd.TARGET
-        return True
-
     def _blocked_now(self) -> bool:
         if self.line.empty:
             return False
@@ -587,74 +556,23 @@ class Hand:
         hand whose points depend on pips; checked against known hands)."""
         if self.outcome is None:
             raise IllegalMoveError("the hand is not over")
-        rules = self.rules
-        scored = self._scoring_copy()
         remaining = self._remaining_tiles(left)
         renuncios = list(self.renuncios)
         if remaining is not None and self.hands is None:
             renuncios.extend(self.renuncios_in(remaining))
-        seat_pips = None if remaining is None else [pip_total(t) for t in remaining]
-        winner: int | None = None
-        winning_seat: int | None = None
-        keeps_lead = False
-        outcome_seat = self.outcome_seat
-        if self.outcome is HandEnd.TARGET:
-            assert outcome_seat is not None
-            winning_seat = outcome_seat
-            winner = rules.side_of(outcome_seat)
-        elif self.outcome is HandEnd.DOMINO:
-            assert outcome_seat is not None
-            winning_seat = outcome_seat
-            winner = rules.side_of(outcome_seat)
-            if rules.domino_points is not Points.NONE:
-                points = self._hand_points(rules.domino_points, winner, self._need(seat_pips))
-                if points:
-                    scored._award(winner, points)
-            if self._capicua_seat == outcome_seat:
-                scored._bonus("capicua", outcome_seat, rules.capicua_bonus, len(self.moves) - 1)
-            scored._bonus("going_out", outcome_seat, rules.going_out_bonus, len(self.moves) - 1)
-        else:
-            pips = self._need(seat_pips)
-            winner, keeps_lead = self._block_winner(pips)
-            if winner is not None:
-                members = rules.seats_of(winner)
-                winning_seat = min(members, key=lambda s: (pips[s], self._order_from_leader(s)))
-                points = self._hand_points(rules.block_points, winner, pips)
-                if points:
-                    scored._award(winner, points)
-        return HandResult(
+        finished = FinishedHand(
             number=self.number,
-            result=self.outcome,
-            winner=winner,
-            winning_seat=winning_seat,
+            outcome=self.outcome,
+            outcome_seat=self.outcome_seat,
             leader=self.leader if self.leader is not None else min(self.leaders),
-            points=tuple(scored._awarded),
-            bonuses=tuple(scored.bonuses),
+            last_player=self._last_player,
+            seat_pips=None if remaining is None else [pip_total(t) for t in remaining],
+            capicua=self._capicua_seat is not None and self._capicua_seat == self.outcome_seat,
+            moves=len(self.moves),
             end_scores=tuple(self.end_scores),
-            remaining=None if seat_pips is None else tuple(seat_pips),
             renuncios=tuple(renuncios),
-            keeps_lead=keeps_lead,
         )
-
-    def _scoring_copy(self) -> Hand:
-        """A shallow copy that only the award bookkeeping of :meth:`finish` may change."""
-        new = Hand.__new__(Hand)
-        for name in Hand.__slots__:
-            setattr(new, name, getattr(self, name))
-        new._awarded = list(self._awarded)
-        new.bonuses = list(self.bonuses)
-        return new
-
-    def _need(self, seat_pips: list[int] | None) -> list[int]:
-        if seat_pips is None:
-            raise ScoringError(
-                f"hand {self.number}: the tiles left in each hand are needed to score it"
-            )
-        return seat_pips
-
-    def _order_from_leader(self, seat: int) -> int:
-        leader = self.leader if self.leader is not None else 0
-        return (seat - leader) % self.rules.seats
+        return score_hand(finished, self._tally)
 
     def _remaining_tiles(self, left: Sequence[Iterable[Tile]] | None) -> list[list[Tile]] | None:
         n = self.rules.seats
@@ -692,40 +610,3 @@ class Hand:
                         raise IllegalMoveError(f"left: {tile} was drawn by seat {other}")
                 seen.add(tile)
         return shown
-
-    def _block_winner(self, pips: list[int]) -> tuple[int | None, bool]:
-        rules = self.rules
-        if rules.block_winner is BlockWinner.LOWEST_PLAYER:
-            low = min(pips)
-            tied = {rules.side_of(s) for s in range(rules.seats) if pips[s] == low}
-        else:
-            side_pips = [sum(pips[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
-            low = min(side_pips)
-            tied = {side for side, p in enumerate(side_pips) if p == low}
-        if len(tied) == 1:
-            return next(iter(tied)), False
-        if rules.block_tie is BlockTie.LEADING_SIDE and self.leader is not None:
-            side = rules.side_of(self.leader)
-            return (side, True) if side in tied else (None, False)
-        if rules.block_tie is BlockTie.BLOCKER and self._last_player is not None:
-            side = rules.side_of(self._last_player)
-            return (side, False) if side in tied else (None, False)
-        return None, False
-
-    def _hand_points(self, kind: Points, winner: int, pips: list[int]) -> int:
-        rules = self.rules
-        side_pips = [sum(pips[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
-        others = [p for side, p in enumerate(side_pips) if side != winner]
-        if kind is Points.OPPONENTS:
-            points = sum(others)
-        elif kind is Points.ALL:
-            points = sum(side_pips)
-        elif kind is Points.DIFFERENCE:
-            points = max(0, sum(p - side_pips[winner] for p in others))
-        else:
-            points = 0
-        if rules.round_to == 5:
-            points = (points + 2) // 5 * 5
-        if rules.count_by == 10:
-            points = (points + 5) // 10
-        return points
