@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from controller.errors import IllegalMoveError
-from controller.rules.hand import Hand
 from controller.rules.moves import HandResult
 from controller.rules.options import FirstLead, NextLead, Rules
 from controller.rules.tiles import Tile
+
+if TYPE_CHECKING:  # the bot kernel runs matches without loading the checked engine
+    from controller.rules.hand import Hand
 
 
 class NoDoubleDealtError(IllegalMoveError):
@@ -101,6 +104,8 @@ class Match:
         hands: Sequence[Iterable[Tile]] | None = None,
         boneyard: Sequence[Tile] | None = None,
     ) -> Hand:
+        from controller.rules.hand import Hand
+
         if self.over:
             raise IllegalMoveError(f"the match is over: side {self.winner} won")
         lead = self.lead_for_next_hand(hands)

@@ -104,6 +104,7 @@ class Rules:
     sides: int = field(init=False, repr=False, compare=False)
     all_dealt: bool = field(init=False, repr=False, compare=False)
     _side_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _seats_of: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         problems = list(_problems(self))
@@ -119,13 +120,21 @@ class Rules:
             "_side_of",
             tuple(s % 2 if self.partnerships else s for s in range(self.seats)),
         )
+        object.__setattr__(
+            self,
+            "_seats_of",
+            tuple(
+                tuple(s for s in range(self.seats) if self._side_of[s] == side)
+                for side in range(self.sides)
+            ),
+        )
 
     def side_of(self, seat: int) -> int:
         """Sides come from the partnership, never from seat arithmetic elsewhere."""
         return self._side_of[seat]
 
     def seats_of(self, side: int) -> tuple[int, ...]:
-        return tuple(s for s in range(self.seats) if self.side_of(s) == side)
+        return self._seats_of[side]
 
     @property
     def target_checked_mid_hand(self) -> bool:
