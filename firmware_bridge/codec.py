@@ -1,8 +1,9 @@
 """The seat-device wire protocol as pure functions (spec: ``hardware/PROTOCOL.md``).
 
 A frame on the wire is ``0x00 COBS(body) 0x00``; ``body = type:u8 payload crc32:u32le`` where
-the CRC (IEEE 802.3, as ``binascii.crc32``) covers type and payload. The firmware carries its own copy of
-this codec (``hardware/firmware/proto.py``); tests check that both produce the same bytes.
+the CRC (IEEE 802.3, as ``binascii.crc32``) covers type and payload. The firmware carries its
+own copy of this codec (``hardware/firmware/proto.py``); tests check that both produce the
+same bytes.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The device side of the link as a sans-I/O state machine, for the simulator and the tests.
 
-It follows ``hardware/PROTOCOL.md`` like the MicroPython firmware does (``hardware/firmware/link.py``),
-without the buttons' debouncing: presses come in as finished gestures.
+It follows ``hardware/PROTOCOL.md`` like the MicroPython firmware does
+(``hardware/firmware/link.py``), without the buttons' debouncing: presses come in as finished
+gestures.
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ class DeviceCore:
                 self._send(Leds(self.leds))
             case SetLed(seat, state):
                 if 0 <= seat < self.seats:
-                    self.leds = self.leds[:seat] + (state,) + self.leds[seat + 1 :]
+                    self.leds = (*self.leds[:seat], state, *self.leds[seat + 1 :])
                 else:
                     self._send(DeviceError(ErrorCode.BAD_PAYLOAD, seat))
                 self._send(Leds(self.leds))

@@ -51,10 +51,11 @@ class FaultInjector:
             if r.drop and rng.random() < r.drop:
                 self.counts.bytes_dropped += 1
                 continue
+            flip = 0
             if r.bit_flip and rng.random() < r.bit_flip:
-                byte ^= 1 << rng.randrange(8)
+                flip = 1 << rng.randrange(8)
                 self.counts.bits_flipped += 1
-            out.append(byte)
+            out.append(byte ^ flip)
         if r.truncate and out and rng.random() < r.truncate:
             del out[rng.randrange(len(out)) :]
             self.counts.truncations += 1
