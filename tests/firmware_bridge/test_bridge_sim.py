@@ -43,3 +43,13 @@ def test_device_sim_is_a_sub_command(capsys: pytest.CaptureFixture[str]) -> None
         main(["device-sim", "--help"])
     assert exc.value.code == 0
     assert "--buttons" in capsys.readouterr().out
+
+
+def test_bench_rows_have_the_shared_shape() -> None:
+    from firmware_bridge.bench import bench_lossy_presses
+
+    rows = bench_lossy_presses(200)
+    assert {tuple(sorted(r)) for r in rows} == {("name", "note", "target", "unit", "value")}
+    delivered, phantoms = rows
+    assert delivered["value"] == 200
+    assert phantoms["value"] == 0
