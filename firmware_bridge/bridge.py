@@ -12,7 +12,7 @@ import threading
 from firmware_bridge.clock import Clock, SystemClock
 from firmware_bridge.link import HostLink, LinkState, LinkTiming
 from firmware_bridge.ports import Port, PortFactory
-from firmware_bridge.types import BridgeEvent, LedState
+from firmware_bridge.types import BridgeEvent, LedState, LinkUp
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +147,6 @@ class Bridge:
             self._port = port
             self._link.connection_made(self._clock.monotonic())
             self._flush()
-        self._backoff.reset()
         self.open_failures = 0
         return True
 
@@ -160,6 +159,8 @@ class Bridge:
             except OSError as exc:
                 log.warning("write to the seat device failed: %s", exc)
         for event in self._link.take_events():
+            if isinstance(event, LinkUp):
+                self._backoff.reset()  # not on open: a port that opens but fails must back off
             self.events.put(event)
 
     def _close(self, reason: str) -> None:

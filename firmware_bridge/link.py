@@ -96,6 +96,7 @@ class HostLink:
         self._next_heartbeat = 0.0
         self._next_led_send = 0.0
         self._handshake_reported = False
+        self._down_reported = False
         self._mismatch_reported: int | None = None
 
     # --- inputs -------------------------------------------------------------------------------
@@ -109,9 +110,7 @@ class HostLink:
         self._handshake_reported = False
 
     def connection_lost(self, now: float, reason: str) -> None:
-        if self.state is LinkState.UP or (
-            self.state is LinkState.HANDSHAKE and not self._handshake_reported
-        ):
+        if self.state is not LinkState.CLOSED:
             self._down(reason)
         self.state = LinkState.CLOSED
         self._out.clear()
@@ -198,6 +197,11 @@ class HostLink:
         self._next_hello = now
 
     def _down(self, reason: str) -> None:
+        """One LinkDown per outage: later reasons while still down are only logged."""
+        if self._down_reported:
+            log.info("seat device link still down: %s", reason)
+            return
+        self._down_reported = True
         log.warning("seat device link down: %s", reason)
         self._events.append(LinkDown(reason))
 
@@ -266,6 +270,7 @@ class HostLink:
             self._reorder.clear()
         self._boot = hello.boot
         self.state = LinkState.UP
+        self._down_reported = False
         firmware = ".".join(str(part) for part in hello.firmware)
         log.info("seat device link up: firmware %s, boot %d", firmware, hello.boot)
         self._events.append(LinkUp(hello.boot, firmware, hello.seats))

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from firmware_bridge import codec
 from firmware_bridge.faults import FaultRates, LossyLink
-from firmware_bridge.link import LinkState
+from firmware_bridge.link import HostLink, LinkState
 from firmware_bridge.types import (
     ButtonGesture,
     DeviceRebooted,
@@ -169,3 +172,35 @@ def test_sequence_numbers_wrap() -> None:
         link.device.press(link.now, seat, Gesture.SHORT)
     link.run(0.5)
     assert [e.seq for e in link.events if isinstance(e, ButtonGesture)] == [0xFFFE, 0xFFFF, 0, 1]
+
+
+def test_flapping_port_gives_one_link_down_per_outage() -> None:
+    link = LossyLink(rates=FaultRates())
+    link.run(0.3)
+    for _ in range(5):
+        link.unplug()
+        link.host.connection_made(link.now)  # opens, then the port fails again at once
+        link.host.connection_lost(link.now, "port vanished")
+    link.events += link.host.take_events()
+    downs = [e for e in link.events if isinstance(e, LinkDown)]
+    assert downs == [LinkDown("port vanished")]
+    link.replug()
+    link.run(0.5)
+    assert isinstance(link.events[-1], LinkUp)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.binary(max_size=300), max_size=30))
+def test_any_bytes_after_link_up_never_crash_or_press(chunks: list[bytes]) -> None:
+    host = HostLink()
+    host.connection_made(0.0)
+    host.receive(0.0, codec.encode(codec.DevHello(1, (1, 0, 0), 4, 7, 3, 0)))
+    now = 0.0
+    for chunk in chunks:
+        now += 0.1
+        host.receive(now, chunk)
+        host.tick(now)
+    events = host.take_events()
+    assert events[0] == LinkUp(3, "1.0.0", 4)
+    assert not any(isinstance(e, ButtonGesture) for e in events)
+    assert len([e for e in events if isinstance(e, LinkDown)]) <= 1
