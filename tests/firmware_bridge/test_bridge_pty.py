@@ -224,3 +224,40 @@ def test_device_sim_command_replays_buttons_jsonl(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_device_sim_keyboard_keys_make_gestures_reboot_and_quit() -> None:
+    import argparse
+    import io
+    import os
+    import threading
+
+    from firmware_bridge import sim_cli
+
+    parser = argparse.ArgumentParser()
+    sim_cli.add_arguments(parser)
+    read_fd, write_fd = os.pipe()
+    out = io.StringIO()
+    with os.fdopen(read_fd) as stdin:
+        runner = threading.Thread(
+            target=sim_cli.run, args=(parser.parse_args([]),), kwargs={"stdin": stdin, "out": out}
+        )
+        runner.start()
+        until(lambda: "\n" in out.getvalue())
+        path = out.getvalue().splitlines()[0]
+        with Bridge(SerialPortFactory(path)) as bridge:
+            wait_for(bridge, lambda e: isinstance(e, LinkUp))
+            os.write(write_fd, b"1$w")
+            got = []
+            for _ in range(3):
+                event = wait_for(bridge, lambda e: isinstance(e, ButtonGesture))[-1]
+                assert isinstance(event, ButtonGesture)
+                got.append((event.seat, event.gesture))
+            assert got == [(0, Gesture.SHORT), (3, Gesture.LONG), (1, Gesture.DOUBLE)]
+            os.write(write_fd, b"b")
+            assert DeviceRebooted(2) in wait_for(bridge, lambda e: isinstance(e, LinkUp))
+            os.write(write_fd, b"x")
+            runner.join(timeout=5)
+            assert not runner.is_alive()
+    os.close(write_fd)
+    assert "rebooted" in out.getvalue()
