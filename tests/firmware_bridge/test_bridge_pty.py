@@ -118,7 +118,7 @@ def test_presses_through_injected_faults_arrive_once_in_order() -> None:
         wait_for(bridge, lambda e: isinstance(e, LinkUp), timeout=10)
         rng = random.Random(3)
         sent = []
-        for _ in range(150):
+        for _ in range(100):
             seat, gesture = rng.randrange(4), rng.choice(list(Gesture))
             until(lambda: dev.pending < 16, timeout=20)
             dev.press(seat, gesture)
