@@ -7,6 +7,7 @@ cd "$ROOT"
 ensure_apt mosquitto chromium
 ensure_venv dev
 PY="$VENV/bin"
+bash scripts/setup-firmware.sh
 
 echo "==> ruff" >&2
 "$PY/ruff" check .

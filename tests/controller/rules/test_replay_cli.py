@@ -137,7 +137,7 @@ def test_unusable_record_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], data: Any, message: str
 ) -> None:
     path = _write(tmp_path, data)
-    code, out, err = _run(capsys, "replay", path)
+    code, _out, err = _run(capsys, "replay", path)
     assert code == 2
     assert err.count("\n") == 1 and "Traceback" not in err
     import re

@@ -114,7 +114,7 @@ def test_example_3_latin_tied_block_goes_to_the_leading_pair() -> None:
     assert h.points == (45, 0)
     # ... and the same seat leads the next hand.
     second = {"moves": [play(1, "3-3")]}
-    with pytest.raises(IllegalRecordError, match="hand 2, move 1.*led by seat 0"):
+    with pytest.raises(IllegalRecordError, match=r"hand 2, move 1.*led by seat 0"):
         replay(parse_record(record("latin", [*hands, second])))
     ok = replay(parse_record(record("latin", [*hands, {"moves": [play(0, "3-3")]}])))
     assert ok.unfinished is not None
