@@ -83,8 +83,9 @@ class SettleDetector:
     """Stillness on the frames' own timeline (no clock reads): feed ``(t, score)`` per frame.
 
     Starts in ``MOVING`` so the first settled scene is read once the camera has been still for
-    ``settle_s``. ``settled`` is reported once per still period; ``timed_out`` once per motion
-    period longer than ``timeout_s``.
+    ``settle_s``. ``started`` is reported when a settled scene starts moving (a pause too short to
+    settle does not end a motion period). ``settled`` is reported once per still period;
+    ``timed_out`` once per motion period longer than ``timeout_s``.
     """
 
     params: SettleParams = field(default_factory=SettleParams)
@@ -96,7 +97,7 @@ class SettleDetector:
     def update(self, t: float, score: float) -> SettleUpdate:
         p = self.params
         if score > p.threshold:
-            started = self.state is not SettleState.MOVING
+            started = self.state is SettleState.SETTLED
             if started or self._moving_since is None:
                 self._moving_since = t
                 self._timeout_reported = False

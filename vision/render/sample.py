@@ -100,3 +100,49 @@ def sample_record(seed: int, *, rules: str = "latin", max_pip: int = 6) -> dict[
             }
         ],
     }
+
+
+#: A short legal ``latin`` hand written out in full (28 tiles dealt, seat 2 holds 6-6 and opens):
+#: 13 plays, then the 1s are all on the table with 1 at both ends, so all four seats pass (a
+#: certain block) and every seat lays its remaining tiles face up.
+LATIN_BLOCKED_HAND: dict[str, Any] = {
+    "format": "domino-record/1",
+    "rules": "latin",
+    "options": {},
+    "seats": ["Ana", "Beto", "Carla", "Dani"],
+    "hands": [
+        {
+            "dealt": [
+                ["5-3", "2-0", "0-0", "3-1", "4-6", "0-5", "4-0"],
+                ["2-5", "0-1", "4-1", "5-4", "2-3", "2-2", "4-2"],
+                ["1-1", "5-5", "6-6", "1-6", "4-4", "1-2", "3-0"],
+                ["0-6", "4-3", "3-3", "6-2", "3-6", "5-1", "6-5"],
+            ],
+            "moves": [
+                {"seat": 2, "play": "6-6"},
+                {"seat": 3, "play": "6-5", "end": "left"},
+                {"seat": 0, "play": "4-6", "end": "right"},
+                {"seat": 1, "play": "4-1", "end": "right"},
+                {"seat": 2, "play": "1-6", "end": "right"},
+                {"seat": 3, "play": "5-1", "end": "left"},
+                {"seat": 0, "play": "3-1", "end": "left"},
+                {"seat": 1, "play": "2-3", "end": "left"},
+                {"seat": 2, "play": "1-2", "end": "left"},
+                {"seat": 3, "play": "0-6", "end": "right"},
+                {"seat": 0, "play": "0-0", "end": "right"},
+                {"seat": 1, "play": "0-1", "end": "right"},
+                {"seat": 2, "play": "1-1", "end": "right"},
+                {"seat": 3, "pass": True},
+                {"seat": 0, "pass": True},
+                {"seat": 1, "pass": True},
+                {"seat": 2, "pass": True},
+            ],
+            "left": [
+                ["5-3", "2-0", "0-5", "4-0"],
+                ["2-5", "5-4", "2-2", "4-2"],
+                ["5-5", "4-4", "3-0"],
+                ["4-3", "3-3", "6-2", "3-6"],
+            ],
+        }
+    ],
+}
