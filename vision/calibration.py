@@ -677,7 +677,11 @@ def write_marker_sheet(geometry: TableGeometry, path: str | Path, *, dpi: int = 
     if p.suffix.lower() == ".pdf":
         p.write_bytes(_pdf_page(page, A4_MM))
         return p
-    if not cv2.imwrite(str(p), page):
+    try:
+        ok = cv2.imwrite(str(p), page)
+    except cv2.error:
+        ok = False
+    if not ok:
         raise CalibrationError(f"{p}: cannot write an image in this format (use .png or .pdf)")
     return p
 
