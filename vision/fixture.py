@@ -362,6 +362,33 @@ def _arm_at(
     return ArmPose(shoulder, hand, skin), offset
 
 
+def _settle_times(
+    timeline: _Timeline,
+    renderer: SceneRenderer,
+    geometry: TableGeometry,
+    params: RenderParams,
+    skins: Sequence[tuple[int, int, int]],
+) -> None:
+    """Set each scene's (and move's) settle time to the first frame at which the withdrawing arm
+    has left the camera's view: from then on the video is still."""
+    for action in timeline.actions:
+        k = math.ceil(action.t_release * params.fps - 1e-9)
+        t_clear = action.t1
+        while k / params.fps < action.t1:
+            pose, _ = _arm_at(action, k / params.fps, geometry, skins[action.seat])
+            if not renderer.arm_visible(pose):
+                t_clear = k / params.fps
+                break
+            k += 1
+        timeline.versions[action.version].t_still = t_clear
+    for entry in [*timeline.moves, *timeline.reveals]:
+        scene = entry.get("scene")
+        if isinstance(scene, int):
+            t = timeline.versions[scene].t_still
+            entry["t_settled"] = _r(t)
+            entry["frame_settled"] = math.ceil(t * params.fps - 1e-9)
+
+
 def _shifted(tile: PlacedTile, offset: Point) -> PlacedTile:
     from dataclasses import replace
 
@@ -429,6 +456,7 @@ def render_fixture(
         b, g, r = np.clip(np.array([118, 158, 208]) + skin_rng.normal(0, 14, 3), 40, 250)
         skins.append((int(b), int(g), int(r)))
     frame_rng = np.random.default_rng([seed, 4])
+    _settle_times(timeline, renderer, geometry, params, skins)
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -233,6 +233,24 @@ class SceneRenderer:
         shapes.append(self.canvas.ipx(_ellipse(thumb_c, thumb_dir, 22.0, 10.0)))
         return shapes
 
+    def arm_visible(self, pose: ArmPose) -> bool:
+        """Could any of the arm or its shadow show in the image? (bounding-box test, so a
+        ``False`` is certain and a ``True`` may be a near miss.)"""
+        shapes = self._arm_shapes(pose) + self._arm_shapes(pose, offset=(22.0, 30.0))
+        pts = np.concatenate([s.reshape(-1, 2) for s in shapes]).astype(np.float64) / 16.0
+        hom = np.hstack([pts, np.ones((len(pts), 1))]) @ self.h_canvas_to_image.T
+        front = hom[:, 2] > 1e-9
+        if not np.any(front):
+            return False
+        xy = hom[front, :2] / hom[front, 2:3]
+        pad = 4.0 + 3.0 * self.params.blur
+        return bool(
+            xy[:, 0].max() >= -pad
+            and xy[:, 0].min() <= self.params.width + pad
+            and xy[:, 1].max() >= -pad
+            and xy[:, 1].min() <= self.params.height + pad
+        )
+
     def draw_arm(self, img: Image, pose: ArmPose) -> None:
         """Draw the arm's soft shadow, then the arm, on ``img`` (in place)."""
         cv2 = self._cv2
