@@ -7,6 +7,7 @@ Rows: ``{"name", "value", "unit", "target", "note"}``. Everything runs on one co
 from __future__ import annotations
 
 import importlib
+import json
 import statistics
 import tempfile
 import time
@@ -99,9 +100,12 @@ def bench_fixture(quick: bool) -> list[dict[str, object]]:
             result = track_fixture(out)
             elapsed = time.perf_counter() - t0
             track_x.append(info.duration_s / elapsed)
-            plays = [m for m in record["hands"][0]["moves"] if "play" in m]
-            adds = added_tiles(result.events)
-            exact += int(len(adds) == len(plays))
+            truth = json.loads((out / "truth.json").read_text(encoding="utf-8"))
+            expected = [
+                (sorted(m["tile"].split("-")), m["end"]) for m in truth["moves"] if "end" in m
+            ]
+            got = [(sorted(str(p) for p in a.pips), a.end) for a in added_tiles(result.events)]
+            exact += int(got == expected)
             identify = _recogniser()
             if identify is not None:
                 t0 = time.perf_counter()
@@ -115,7 +119,8 @@ def bench_fixture(quick: bool) -> list[dict[str, object]]:
                 "x real time",
                 ">= 10x",
                 f"decode + motion + settle + tracking, truth oracle as recogniser; 1280x720 "
-                f"12 fps, {n} one-hand latin fixture(s); {exact}/{n} with every tile found",
+                f"12 fps, {n} one-hand latin fixture(s); {exact}/{n} with exactly truth's tiles, "
+                "order and ends",
             )
         )
         if real_x:
@@ -140,19 +145,114 @@ def bench_fixture(quick: bool) -> list[dict[str, object]]:
     return rows
 
 
+def default_ddd_dir() -> Path:
+    """Where the shared real-photo set lives next to a checkout (never copied into it)."""
+    return Path(__file__).resolve().parents[2] / "shared" / "datasets" / "ddd-dev"
+
+
+def ddd_sequence_check(dataset: Path, recognize: Any | None = None) -> tuple[int, int]:
+    """Track every ddd-dev game photo by photo (one settled scene per photo, uncalibrated
+    pixels) and count the new tiles reported exactly once, at the right place, with nothing
+    else happening: ``(found, total)``.
+
+    These boards play "Double Double Dominoes", where a tile may branch off any tile, so a new
+    tile is either a :class:`TileAdded` (it joined an open end) or an :class:`Unsure` naming it
+    (it branched off the line). Without ``recognize`` the photos' labels are the readings.
+    """
+    import cv2
+
+    from vision.events import TileAdded, Unsure
+    from vision.tracking import SceneTracker
+    from vision.types import HalfReading, SceneReading, TileReading
+
+    found = total = 0
+    games = sorted({p.name.split("_")[0] for p in dataset.glob("*_*.json")})
+    for game in games:
+        tracker = SceneTracker(None)
+        for k, truth_path in enumerate(sorted(dataset.glob(f"{game}_*.json")), start=1):
+            truth = json.loads(truth_path.read_text(encoding="utf-8"))
+            if recognize is not None:
+                image = cv2.imread(str(truth_path.with_suffix(".jpg")), cv2.IMREAD_COLOR)
+                reading = recognize(np.asarray(image, dtype=np.uint8))
+            else:
+                tiles = []
+                for t in truth["tiles"]:
+                    h = t["halves"]
+                    quads = np.asarray(h[0]["quad_px"] + h[1]["quad_px"], dtype=np.float32)
+                    box = cv2.boxPoints(cv2.minAreaRect(quads))
+                    halves = tuple(HalfReading(tuple(x["center_px"]), int(x["pips"])) for x in h)
+                    corners = tuple((float(x), float(y)) for x, y in box)
+                    tiles.append(TileReading(corners, halves, 1.0))  # type: ignore[arg-type]
+                reading = SceneReading(tuple(tiles), truth["width"], truth["height"])
+            events = tracker.settled(float(k), reading)
+            new = [t for t in truth["tiles"] if t["move"] == k]
+            total += len(new)
+            if len(new) != 1:
+                continue
+            pips = sorted(int(x["pips"]) for x in new[0]["halves"])
+            centre = np.mean([x["center_px"] for x in new[0]["halves"]], axis=0)
+            near = 0.5 * float(truth["cell_px"])
+            hits = 0
+            others = 0
+            for e in events:
+                if isinstance(e, TileAdded):
+                    c = np.mean(np.asarray(e.corners), axis=0)
+                    hits += int(sorted(e.pips) == pips and np.hypot(*(c - centre)) < near)
+                elif isinstance(e, Unsure) and e.pips is not None and e.center is not None:
+                    ok = (
+                        sorted(e.pips) == pips and np.hypot(*(np.asarray(e.center) - centre)) < near
+                    )
+                    hits += int(ok)
+                    others += int(not ok)
+                elif type(e).__name__ != "SceneSettled":
+                    others += 1
+            found += int(hits == 1 and others == 0)
+    return found, total
+
+
+def bench_ddd(quick: bool) -> list[dict[str, object]]:
+    dataset = default_ddd_dir()
+    if not dataset.is_dir():
+        return []
+    rows = []
+    found, total = ddd_sequence_check(dataset)
+    rows.append(
+        _row(
+            "vision.tracking_ddd_labels",
+            100.0 * found / max(total, 1),
+            "% new tiles",
+            "100%",
+            f"ddd-dev sequences, labels as readings: {found}/{total} new tiles reported once at "
+            "their place (TileAdded, or Unsure when branching off the line)",
+        )
+    )
+    identify = _recogniser()
+    if identify is not None and not quick:
+        found, total = ddd_sequence_check(dataset, identify)
+        rows.append(
+            _row(
+                "vision.tracking_ddd_identify",
+                100.0 * found / max(total, 1),
+                "% new tiles",
+                "100%",
+                f"as above with vision.recognition.identify: {found}/{total}",
+            )
+        )
+    return rows
+
+
 def run_benchmarks(quick: bool) -> list[dict[str, object]]:
     import cv2
 
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
     try:
-        return bench_motion(quick) + bench_fixture(quick)
+        return bench_motion(quick) + bench_fixture(quick) + bench_ddd(quick)
     finally:
         cv2.setNumThreads(threads)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    import json
     import sys
 
     for row in run_benchmarks("--quick" in sys.argv):

@@ -100,9 +100,14 @@ class TilesRevealed(_Event):
 
 @dataclass(frozen=True, slots=True)
 class Unsure(_Event):
-    """The tracker cannot tell what happened (occlusion, ambiguity): a person should look."""
+    """The tracker cannot tell what happened (occlusion, ambiguity): a person should look.
+
+    When it is about one tile, ``pips`` and ``center`` say which and where (else ``None``).
+    """
 
     reason: str
+    pips: tuple[int, int] | None = None
+    center: Point | None = None
 
 
 SceneEvent = (

@@ -69,6 +69,9 @@ class TrackerParams:
     missing_confirmations: int = 2
     #: readings less sure than this are not trusted (reported, never added)
     min_confidence: float = 0.5
+    #: when choosing the half that joins an end, a half whose pips differ from the end's number
+    #: counts as this much further away (geometry decides; the rule breaks near-ties)
+    mismatch_penalty: float = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +125,8 @@ class SceneTracker:
     line: list[_LineTile] = field(default_factory=list)  # from the left end to the right end
     ends: dict[str, _End] = field(default_factory=dict)
     revealed: dict[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    #: tiles seen in the play area that joined no open end (reported once, then remembered)
+    strays: list[_Seen] = field(default_factory=list)
     moving: bool = False
 
     @property
@@ -226,12 +231,23 @@ class SceneTracker:
             ),
             key=lambda x: x[0],
         )
-        matched_line: set[int] = set()
+        matches: list[tuple[float, int, int]] = []
+        taken: set[int] = set()
         for d, li, si in pairs:
-            if d > p.match_radius * unit_l or li in matched_line or si not in unmatched:
+            if d > p.match_radius * unit_l or li in taken or si not in unmatched:
                 continue
-            matched_line.add(li)
+            taken.add(li)
             unmatched.remove(si)
+            matches.append((d, li, si))
+        # Almost nothing of a line of 3+ is where it was: the table was cleared (a new hand),
+        # even if the new hand happens to open with the same tile on the same spot.
+        cleared = len(self.line) >= 3 and len(matches) <= 1
+        if cleared:
+            unmatched = list(range(len(seen)))
+            matches = []
+        matched_line: set[int] = set()
+        for d, li, si in matches:
+            matched_line.add(li)
             lt = self.line[li]
             lt.missing = 0
             if d > p.nudge_min * unit_l:
@@ -245,7 +261,7 @@ class SceneTracker:
                 lt.missing += 1
                 missing.append(lt)
         # a known place now read as another tile: a misread or a swap, not a new move
-        for si in list(unmatched):
+        for si in [] if cleared else list(unmatched):
             s = seen[si]
             for lt in missing:
                 if _dist(lt.seen.center, s.center) < 0.3 * unit_l:
@@ -254,6 +270,8 @@ class SceneTracker:
                             t,
                             f"tile {_name(lt.seen.pips)} at {_fmt(lt.seen.center)} now reads "
                             f"{_name(s.pips)}",
+                            s.pips,
+                            s.center,
                         )
                     )
                     unmatched.remove(si)
@@ -266,10 +284,19 @@ class SceneTracker:
             events.append(
                 Unsure(t, f"{len(waiting)} tile(s) of the line not seen: {names} (occluded?)")
             )
-        for lt in gone:
+        if gone and len(gone) == len(self.line):
+            events.extend(TileRemoved(t, lt.seen.pips, lt.seen.corners, self.coords) for lt in gone)
+            self.line = []
+            self.ends = {}
+            gone = []
+        while gone:
+            # take tiles off from the ends inwards, so each end reopens where it was
+            at_end = [lt for lt in gone if lt is self.line[0] or lt is self.line[-1]]
+            lt = at_end[0] if at_end else gone[0]
+            gone.remove(lt)
             events.extend(self._remove(t, lt))
         # 2. new tiles: join them to the open ends, nearest first
-        fresh = [seen[si] for si in unmatched]
+        fresh = self._known_strays([seen[si] for si in unmatched], unit_l)
         added = 0
         while fresh:
             if not self.line:
@@ -278,24 +305,30 @@ class SceneTracker:
                 events.append(self._add_first(t, first))
                 added += 1
                 continue
-            best: tuple[float, _Seen, str, int] | None = None
+            best: tuple[float, float, _Seen, str, int] | None = None
             for s in fresh:
                 for side, end in self.ends.items():
                     for hi in (0, 1):
                         d = _dist(s.halves[hi], end.attach) - unit_w / 2.0
-                        if best is None or d < best[0]:
-                            best = (d, s, side, hi)
+                        fits = s.pips[hi] == end.open_pips
+                        score = d + (0.0 if fits else p.mismatch_penalty * unit_l)
+                        if best is None or score < best[0]:
+                            best = (score, d, s, side, hi)
             assert best is not None
-            d, s, side, hi = best
+            _score, d, s, side, hi = best
             if d > p.attach_max * unit_l:
                 break
             fresh.remove(s)
             events.append(self._attach(t, s, side, hi, unit_w))
             added += 1
         for s in fresh:
+            self.strays.append(s)
             events.append(
                 Unsure(
-                    t, f"tile {_name(s.pips)} at {_fmt(s.center)} is not at an open end of the line"
+                    t,
+                    f"tile {_name(s.pips)} at {_fmt(s.center)} is not at an open end of the line",
+                    s.pips,
+                    s.center,
                 )
             )
         if added > 1:
@@ -303,6 +336,26 @@ class SceneTracker:
                 Unsure(t, f"{added} tiles joined the line at once: their order is a guess")
             )
         return events
+
+    def _known_strays(self, fresh: list[_Seen], unit_l: float) -> list[_Seen]:
+        """Drop the tiles already reported as strays (and forget strays no longer seen)."""
+        still: list[_Seen] = []
+        out = list(fresh)
+        for stray in self.strays:
+            match = next(
+                (
+                    s
+                    for s in out
+                    if s.same_tile(stray)
+                    and _dist(s.center, stray.center) < self.params.match_radius * unit_l
+                ),
+                None,
+            )
+            if match is not None:
+                out.remove(match)
+                still.append(match)
+        self.strays = still
+        return out
 
     def _centre_distance(self, s: _Seen) -> float:
         if self.coords == "mm" and self.geometry is not None:
@@ -398,10 +451,10 @@ class SceneTracker:
 
     def _remove(self, t: float, lt: _LineTile) -> list[SceneEvent]:
         events: list[SceneEvent] = [TileRemoved(t, lt.seen.pips, lt.seen.corners, self.coords)]
-        index = self.line.index(lt)
+        index = next(i for i, x in enumerate(self.line) if x is lt)
         at_left = index == 0
         at_right = index == len(self.line) - 1
-        self.line.remove(lt)
+        del self.line[index]
         if not self.line:
             self.ends = {}
         elif at_left and lt.before is not None and lt.side == "left":

@@ -1,6 +1,7 @@
 """Scene tracking: over rendered fixtures with the truth oracle, and on hand-made readings."""
 
 import copy
+import itertools
 import json
 import math
 from pathlib import Path
@@ -12,7 +13,6 @@ from vision.calibration import TableGeometry, default_geometry
 from vision.events import (
     MotionStarted,
     SceneSettled,
-    TileAdded,
     TileMoved,
     TileRemoved,
     TilesRevealed,
@@ -96,7 +96,7 @@ def test_no_tile_is_reported_while_the_hand_is_over_the_table(fixture_dir: Path)
     for move, event in zip(plays, adds, strict=True):
         # the new tile is read only once the arm is gone and the scene has been still a while
         assert event.t >= move["t_settled"] + SettleParams().settle_s - 1e-6
-    for a, b in zip(plays, plays[1:], strict=False):
+    for a, b in itertools.pairwise(plays):
         between = [e for e in result.events if a["t_start"] <= e.t < a["t_settled"]]
         assert all(isinstance(e, MotionStarted) for e in between)
         assert b["t_start"] > a["t_settled"]
@@ -115,6 +115,23 @@ def test_uncalibrated_tracking_in_pixels_finds_the_same_line(fixture_dir: Path) 
     expected = _expected_adds(truth["record"])
     assert [(a.pips, a.end) for a in adds[: len(expected)]] == expected
     assert all(a.coords == "px" for a in adds)
+
+
+def test_a_second_hand_starts_a_new_line_even_on_the_same_spot(tmp_path: Path) -> None:
+    record = sample_record(1)
+    second = sample_record(2)["hands"][0]
+    record["hands"].append(second)
+    # both hands open with 6-6 in the middle of the table
+    assert record["hands"][0]["moves"][0]["play"] == second["moves"][0]["play"] == "6-6"
+    render_fixture(record, tmp_path, seed=4, params=RenderParams(width=480, height=270, fps=8))
+    result = track_fixture(tmp_path)
+    first_hand = _expected_adds(sample_record(1))
+    expected = first_hand + _expected_adds({"hands": [second]})
+    assert [(a.pips, a.end) for a in added_tiles(result.events)] == expected
+    removed = [e for e in result.events if isinstance(e, TileRemoved)]
+    assert len(removed) == len(first_hand)  # the cleared line, each tile once
+    second_first = added_tiles(result.events)[len(first_hand)]
+    assert all(e.t <= second_first.t for e in removed)
 
 
 def test_a_hand_that_lingers_gives_unsure_and_no_tile_until_it_leaves(tmp_path: Path) -> None:
