@@ -1,5 +1,5 @@
 """CLI for calibration, markers, tracking and fixtures: ``vision markers``, ``vision calibrate``,
-``vision track``, ``fixture render-record``, ``fixture sample-record``.
+``vision track``, ``fixture render-record``, ``fixture render-stills``, ``fixture sample-record``.
 
 Handlers import OpenCV and numpy when they run, never at import time.
 """
@@ -66,6 +66,19 @@ def register(
     )
     render.add_argument("--quiet", action="store_true", help="no progress bar")
     render.set_defaults(handler=_render_record)
+
+    stills = fixture_sub.add_parser(
+        "render-stills",
+        help="render still scenes with truth (identify JSON) for recognition sweeps",
+    )
+    stills.add_argument("--out", required=True, type=Path, help="directory to write")
+    stills.add_argument("--count", type=int, default=500)
+    stills.add_argument("--seed", type=int, default=0)
+    stills.add_argument(
+        "--no-sweep", action="store_true", help="default look for every scene (no sweep)"
+    )
+    stills.add_argument("--quiet", action="store_true", help="no progress bar")
+    stills.set_defaults(handler=_render_stills)
 
     sample = fixture_sub.add_parser(
         "sample-record",
@@ -192,6 +205,17 @@ def _render_record(args: argparse.Namespace) -> int:
         f"{info.frames} frames ({info.duration_s:.1f} s, {info.video_bytes / 1e6:.1f} MB), "
         f"{info.hands} hand(s), {info.moves} moves, rendered in {info.render_s:.1f} s"
     )
+    return 0
+
+
+def _render_stills(args: argparse.Namespace) -> int:
+    from vision.render.stills import render_stills
+
+    progress = None if args.quiet else ProgressBar("rendering stills")
+    paths = render_stills(
+        args.out, args.count, seed=args.seed, sweep=not args.no_sweep, progress=progress
+    )
+    print(f"wrote {len(paths)} scenes to {args.out} (NNNN.png + NNNN.json)")
     return 0
 
 

@@ -166,3 +166,21 @@ def test_cli_render_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     bad = tmp_path / "bad.json"
     bad.write_text("{")
     assert main(["fixture", "render-record", str(bad), "--out", str(out)]) == 2
+
+
+def test_still_scenes_with_identify_truth(tmp_path: Path) -> None:
+    from vision.render.stills import render_stills
+
+    base = RenderParams(width=480, height=270)
+    paths = render_stills(tmp_path, 3, seed=3, base=base, sweep=False)
+    assert [p.name for p in paths] == ["0000.png", "0001.png", "0002.png"]
+    for p in paths:
+        truth = json.loads(p.with_suffix(".json").read_text())
+        assert truth["image"] == p.name and truth["tiles"]
+        for tile in truth["tiles"]:
+            a, b = (int(v) for v in tile["tile"].split("-"))
+            assert [h["pips"] for h in tile["halves"]] == [a, b]
+            assert all(0 <= x < 480 and 0 <= y < 270 for x, y in tile["corners"])
+        assert 1.0 < truth["pip_px"] < 3.0  # 480 px wide: a 5 mm pip is about 1.7 px
+    again = render_stills(tmp_path / "again", 1, seed=3, base=base, sweep=False)
+    assert again[0].with_suffix(".json").read_text() == paths[0].with_suffix(".json").read_text()

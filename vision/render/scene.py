@@ -118,7 +118,14 @@ class SceneRenderer:
 
     MARGIN_MM = 200.0
 
-    def __init__(self, geometry: TableGeometry, params: RenderParams, rng: np.random.Generator):
+    def __init__(
+        self,
+        geometry: TableGeometry,
+        params: RenderParams,
+        rng: np.random.Generator,
+        *,
+        noise_frames: int = 6,
+    ):
         import cv2
 
         self.geometry = geometry
@@ -135,8 +142,9 @@ class SceneRenderer:
         self.gain = self._gain_map(rng)
         self.noise_bank: list[npt.NDArray[np.int16]] = []
         if params.noise > 0:
-            for _ in range(6):
-                n = rng.normal(0.0, params.noise, size=(params.height, params.width, 3))
+            for _ in range(noise_frames):
+                n = rng.standard_normal(size=(params.height, params.width, 3), dtype=np.float32)
+                n *= params.noise
                 self.noise_bank.append(np.clip(np.round(n), -127, 127).astype(np.int16))
         self._cv2 = cv2
 
