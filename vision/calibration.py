@@ -562,16 +562,10 @@ def annotate_calibration(image: Image, calibration: Calibration) -> Image:
     for seat, zone in enumerate(g.reveal_zones):
         poly(zone.corners, (255, 160, 0), 2)
         c = g.table_to_image([zone.center])[0]
-        cv2.putText(
-            out,
-            f"seat {seat}",
-            _ipt(c),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.7,
-            (255, 160, 0),
-            2,
-            cv2.LINE_AA,
-        )
+        label = f"seat {seat}"
+        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.7, 2)
+        at = (round(c[0] - tw / 2), round(c[1] + th / 2))
+        cv2.putText(out, label, at, cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 160, 0), 2, cv2.LINE_AA)
     if g.boneyard is not None:
         poly(g.boneyard.corners, (0, 200, 255), 2)
     for d in calibration.detections:
@@ -583,8 +577,9 @@ def annotate_calibration(image: Image, calibration: Calibration) -> Image:
     text = (
         f"markers {len(calibration.detections)}/{len(g.markers)}  rms {calibration.rms_mm:.2f} mm"
     )
-    cv2.putText(out, text, (12, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 4, cv2.LINE_AA)
-    cv2.putText(out, text, (12, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (255, 255, 255), 2, cv2.LINE_AA)
+    y = out.shape[0] - 14
+    cv2.putText(out, text, (12, y), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 4, cv2.LINE_AA)
+    cv2.putText(out, text, (12, y), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (255, 255, 255), 2, cv2.LINE_AA)
     return np.asarray(out, dtype=np.uint8)
 
 

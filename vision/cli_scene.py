@@ -37,6 +37,20 @@ def register(
     cal.add_argument("--seats", type=int, default=4, help="seats of the standard table (2-4)")
     cal.set_defaults(handler=_calibrate)
 
+    board = vision_sub.add_parser(
+        "charuco", help="write a printable ChArUco board for the optional lens calibration"
+    )
+    board.add_argument("--out", required=True, type=Path, help="FILE.png")
+    board.set_defaults(handler=_charuco)
+
+    lens = vision_sub.add_parser(
+        "lens", help="lens calibration from photos of the ChArUco board (stored in the table file)"
+    )
+    lens.add_argument("images", nargs="+", type=Path, help="3+ photos of the board, varied poses")
+    lens.add_argument("--out", required=True, type=Path, help="table file to write")
+    lens.add_argument("--table", type=Path, help="table file to add the lens to")
+    lens.set_defaults(handler=_lens)
+
     track = vision_sub.add_parser(
         "track", help="run scene tracking over a recorded fixture and print the events"
     )
@@ -146,6 +160,47 @@ def _calibrate(args: argparse.Namespace) -> int:
         if not cv2.imwrite(str(args.annotate), annotate_calibration(image, result)):
             raise ImageReadError(f"{args.annotate}: cannot write an image there")
         print(f"wrote {args.annotate}")
+    return 0
+
+
+def _charuco(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.calibration import CharucoSpec, charuco_board_image
+    from vision.errors import ImageReadError
+
+    spec = CharucoSpec()
+    if not cv2.imwrite(str(args.out), charuco_board_image(spec, px_per_mm=300 / 25.4)):
+        raise ImageReadError(f"{args.out}: cannot write an image there")
+    print(
+        f"wrote {args.out}: {spec.squares[0]}x{spec.squares[1]} squares of {spec.square_mm:g} mm "
+        "at 300 dpi; print at 100% and glue it flat"
+    )
+    return 0
+
+
+def _lens(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    import cv2
+    import numpy as np
+
+    from vision.calibration import calibrate_lens, default_geometry, load_table, save_table
+    from vision.errors import ImageReadError
+
+    images = []
+    for path in args.images:
+        raw = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if raw is None:
+            raise ImageReadError(f"{path}: cannot be read as an image")
+        images.append(np.asarray(raw, dtype=np.uint8))
+    lens = calibrate_lens(images)
+    geometry = load_table(args.table) if args.table else default_geometry()
+    save_table(replace(geometry, lens=lens, homography=None, image_size=None), args.out)
+    print(
+        f"wrote {args.out}: lens rms {lens.rms_px:.2f} px; run 'vision calibrate --table "
+        f"{args.out}' next (the homography must be fitted again through the lens model)"
+    )
     return 0
 
 

@@ -231,3 +231,39 @@ def test_cli_calibrate_without_markers_exits_2(tmp_path: Path) -> None:
 def test_cli_markers(tmp_path: Path) -> None:
     assert main(["vision", "markers", "--out", str(tmp_path / "sheet.png"), "--dpi", "100"]) == 0
     assert cv2.imread(str(tmp_path / "sheet.png")) is not None
+
+
+def _charuco_views(k: np.ndarray) -> list[np.ndarray]:
+    """The printed ChArUco board seen by a pinhole camera ``k`` from six poses."""
+    import math
+
+    from vision.calibration import CharucoSpec, charuco_board_image
+
+    ppm, margin = 4.0, 10.0
+    board = charuco_board_image(CharucoSpec(), px_per_mm=ppm)
+    views = []
+    for ax, ay in [(0.3, 0), (-0.3, 0), (0, 0.35), (0, -0.35), (0.25, 0.25), (-0.2, 0.3)]:
+        rx = np.array(
+            [[1, 0, 0], [0, math.cos(ax), -math.sin(ax)], [0, math.sin(ax), math.cos(ax)]]
+        )
+        ry = np.array(
+            [[math.cos(ay), 0, math.sin(ay)], [0, 1, 0], [-math.sin(ay), 0, math.cos(ay)]]
+        )
+        r = rx @ ry
+        h = k @ np.column_stack([r[:, 0], r[:, 1], [-105.0, -75.0, 420.0]])
+        px_to_mm = np.array([[1 / ppm, 0, -margin], [0, 1 / ppm, -margin], [0, 0, 1]])
+        views.append(cv2.warpPerspective(board, h @ px_to_mm, (1280, 720), borderValue=200))
+    return views
+
+
+def test_lens_calibration_from_charuco_views() -> None:
+    from vision.calibration import calibrate_lens
+
+    k = np.array([[900.0, 0, 640], [0, 900, 360], [0, 0, 1]])
+    lens = calibrate_lens(_charuco_views(k))
+    fx, fy = lens.camera_matrix[0][0], lens.camera_matrix[1][1]
+    assert fx == pytest.approx(900, rel=0.02) and fy == pytest.approx(900, rel=0.02)
+    assert lens.rms_px < 1.0
+    assert lens.image_size == (1280, 720)
+    with pytest.raises(CalibrationError, match="at least 3 views"):
+        calibrate_lens(_charuco_views(k)[:2])
