@@ -340,7 +340,11 @@ def _r(t: float) -> float:
 
 
 def _arm_at(
-    action: _Action, t: float, geometry: TableGeometry, skin: tuple[int, int, int]
+    action: _Action,
+    t: float,
+    geometry: TableGeometry,
+    skin: tuple[int, int, int],
+    tremor: float = 3.0,
 ) -> tuple[ArmPose, Point]:
     """The arm's pose at ``t`` and the offset of the carried tiles from their final place."""
     out = _seat_side(geometry, action.seat)
@@ -356,7 +360,7 @@ def _arm_at(
     if action.t_place <= t < action.t_release:
         # fingers never stay perfectly still: a few mm of tremor while placing (and lingering)
         w = (t - action.t_place) * 9.0
-        hand = (hand[0] + 3.0 * math.sin(w), hand[1] + 3.0 * math.cos(w * 1.3))
+        hand = (hand[0] + tremor * math.sin(w), hand[1] + tremor * math.cos(w * 1.3))
     shoulder = (hand[0] + out[0] * 600.0, hand[1] + out[1] * 600.0)
     offset = (hand[0] - target[0], hand[1] - target[1])
     return ArmPose(shoulder, hand, skin), offset
@@ -375,7 +379,9 @@ def _settle_times(
         k = math.ceil(action.t_release * params.fps - 1e-9)
         t_clear = action.t1
         while k / params.fps < action.t1:
-            pose, _ = _arm_at(action, k / params.fps, geometry, skins[action.seat])
+            pose, _ = _arm_at(
+                action, k / params.fps, geometry, skins[action.seat], params.tremor_mm
+            )
             if not renderer.arm_visible(pose):
                 t_clear = k / params.fps
                 break
@@ -495,7 +501,9 @@ def render_fixture(
                     still_cache = (vi, view)
                 else:
                     img = img.copy()
-                    pose, offset = _arm_at(action, t, geometry, skins[action.seat])
+                    pose, offset = _arm_at(
+                        action, t, geometry, skins[action.seat], params.tremor_mm
+                    )
                     if t < action.t_place:
                         for c in action.carried:
                             draw_tile(img, renderer.canvas, _shifted(c, offset), renderer.style)

@@ -496,6 +496,47 @@ def _fmt(p: Point) -> str:
 
 
 @dataclass(slots=True)
+class SkinOcclusion:
+    """Is a hand over the table? Counts skin-coloured pixels over the play area and the reveal
+    zones of a calibrated table (on a quarter-size copy of the frame).
+
+    Meant for tables whose surface is not skin-coloured (felt, dark wood); on others leave it out.
+    """
+
+    geometry: TableGeometry
+    min_fraction: float = 0.01
+    _masks: dict[tuple[int, int], npt.NDArray[np.uint8]] = field(default_factory=dict)
+
+    def _mask(self, w: int, h: int, full: tuple[int, int]) -> npt.NDArray[np.uint8]:
+        import cv2
+
+        if (w, h) not in self._masks:
+            mask = np.zeros((h, w), dtype=np.uint8)
+            sx, sy = w / full[0], h / full[1]
+            for rect in (self.geometry.play_area, *self.geometry.reveal_zones):
+                pts = np.asarray(self.geometry.table_to_image(list(rect.corners)))
+                pts = np.round(pts * np.array([sx, sy])).astype(np.int32)
+                cv2.fillConvexPoly(mask, pts, 255)
+            self._masks[(w, h)] = mask
+        return self._masks[(w, h)]
+
+    def __call__(self, image: Image) -> bool:
+        import cv2
+
+        h, w = image.shape[:2]
+        small = cv2.resize(image, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+        hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+        skin = cv2.bitwise_or(
+            cv2.inRange(hsv, (0, 48, 80), (25, 210, 255)),
+            cv2.inRange(hsv, (165, 48, 80), (180, 210, 255)),
+        )
+        mask = self._mask(small.shape[1], small.shape[0], (w, h))
+        area = int(np.count_nonzero(mask))
+        hits = int(np.count_nonzero(cv2.bitwise_and(skin, mask)))
+        return area > 0 and hits / area >= self.min_fraction
+
+
+@dataclass(slots=True)
 class SceneWatcher:
     """Per frame: motion check; once still for ``settle.settle_s``: recognise and track.
 
@@ -506,6 +547,8 @@ class SceneWatcher:
     recognize: Recognizer
     tracker: SceneTracker = field(default_factory=SceneTracker)
     settle: SettleDetector = field(default_factory=SettleDetector)
+    #: optional check that a hand rests (still) over the table: the frame is then not read
+    occluded: Callable[[Image], bool] | None = None
     _prev: npt.NDArray[np.int16] | None = None
     _anchor: npt.NDArray[np.int16] | None = None
     recognitions: int = 0
@@ -530,7 +573,11 @@ class SceneWatcher:
             events.extend(self.tracker.motion_started(t))
         if update.timed_out:
             events.extend(self.tracker.motion_timeout(t, self.settle.params.timeout_s))
-        if update.settled:
+        if update.settled and self.occluded is not None and self.occluded(frame.image):
+            events.append(
+                Unsure(t, "a hand rests over the table: the scene is read once it has left")
+            )
+        elif update.settled:
             try:
                 reading = self.recognize(frame.image)
             except VisionError as exc:
@@ -598,10 +645,12 @@ def track_fixture(
     settle: SettleParams | None = None,
     progress: Callable[[int, int], None] | None = None,
     max_frames: int | None = None,
+    skin_check: bool = True,
 ) -> TrackResult:
     """Run scene tracking over a recorded fixture (video + ``table.json``).
 
     With no ``recognize``, the truth oracle (``truth.json``) reads the settled frames.
+    ``skin_check`` skips settled frames with a hand over the table (:class:`SkinOcclusion`).
     """
     d = Path(fixture_dir)
     geometry = load_table(d / "table.json")
@@ -616,6 +665,7 @@ def track_fixture(
         recognize,
         SceneTracker(geometry, params or TrackerParams()),
         SettleDetector(settle or SettleParams()),
+        SkinOcclusion(geometry) if skin_check and geometry.calibrated else None,
     )
     events: list[SceneEvent] = []
     frames = 0

@@ -152,6 +152,28 @@ def test_a_hand_that_lingers_gives_unsure_and_no_tile_until_it_leaves(tmp_path: 
     assert adds[1].t >= second["t_settled"]
 
 
+def test_a_hand_resting_still_is_not_read_until_it_leaves(tmp_path: Path) -> None:
+    record = copy.deepcopy(LATIN_BLOCKED_HAND)
+    hand = record["hands"][0]
+    hand["moves"] = hand["moves"][:3]
+    hand["left"] = [[], [], [], []]
+    params = RenderParams(
+        width=480, height=270, fps=10.0, linger_after_move=1, linger_s=3.0, tremor_mm=0.0
+    )
+    render_fixture(record, tmp_path, seed=1, params=params)
+    second = json.loads((tmp_path / "truth.json").read_text())["moves"][1]
+    result = track_fixture(tmp_path)
+    unsure = [e for e in result.events if isinstance(e, Unsure)]
+    assert len(unsure) == 1 and "hand rests" in unsure[0].reason
+    assert second["t_placed"] < unsure[0].t < second["t_settled"]
+    adds = added_tiles(result.events)
+    assert [(a.pips, a.end) for a in adds] == _expected_adds(record)
+    assert adds[1].t >= second["t_settled"]
+    # without the check, the still hand's frame is read (the oracle sees through hands)
+    blind = added_tiles(track_fixture(tmp_path, skin_check=False).events)
+    assert blind[1].t < second["t_settled"]
+
+
 def test_motion_that_never_settles_is_unsure_and_nothing_is_read() -> None:
     def never(image: np.ndarray) -> SceneReading:
         raise AssertionError("a moving scene must not be read")

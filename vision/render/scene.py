@@ -59,6 +59,8 @@ class RenderParams:
     #: ``linger_s`` seconds (tests of a hand that never leaves); -1: never.
     linger_after_move: int = -1
     linger_s: float = 0.0
+    #: how far the fingers wander while placing (mm); 0: a hand that rests perfectly still
+    tremor_mm: float = 3.0
 
     def __post_init__(self) -> None:
         if self.width < 160 or self.height < 120:
