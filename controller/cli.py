@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -54,6 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _configure_logging(verbosity: int) -> None:
+    # Without -v, Python's last-resort handler prints warnings and errors to stderr; importing
+    # logging only when asked keeps start-up short.
+    if not verbosity:
+        return
+    import logging
+
     level = logging.WARNING - 10 * min(verbosity, 2)
     logging.basicConfig(
         level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr

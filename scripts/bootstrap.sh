@@ -29,7 +29,9 @@ ensure_venv() {
     if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
         echo "==> installing domino-table[$extras] into $VENV" >&2
         "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2
-        "$VENV/bin/python" -m pip install --quiet -e "$ROOT[$extras]" >&2
+        # compat mode puts the clone on sys.path with a .pth line: no import hook at start-up.
+        "$VENV/bin/python" -m pip install --quiet -e "$ROOT[$extras]" \
+            --config-settings editable_mode=compat >&2
         touch "$stamp"
     fi
 }

@@ -1,0 +1,1 @@
+"""The rules engine: tiles, options and presets, hands, matches, records, simulation."""
