@@ -49,7 +49,9 @@ def _expected_adds(record: dict) -> list[tuple[tuple[int, int], str]]:
             ends = [a, b]
             out.append(((a, b), "first"))
             continue
-        side = m.get("end") or ("left" if ends[0] in (a, b) else "right")
+        # no "end" in the record: the only end it fits; both (same number): right, by the
+        # renderer's documented choice
+        side = m.get("end") or ("right" if ends[1] in (a, b) else "left")
         i = 0 if side == "left" else 1
         joined = ends[i]
         ends[i] = b if a == joined else a
@@ -322,3 +324,20 @@ def test_tiles_in_a_reveal_zone_are_revealed_for_that_seat() -> None:
     assert [(e.seat, e.tiles) for e in revealed] == [(1, ((2, 4), (5, 5)))]
     assert [a.end for a in added_tiles(ev)] == ["first"]
     assert tr.settled(2.0, _reading(DOUBLE, *shown))[1:] == []  # nothing new, nothing said
+
+
+@pytest.mark.parametrize("rules", ["draw", "cuban"])
+def test_simulated_records_render_and_track_exactly(
+    rules: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Records from the rules engine's simulator: a boneyard game and a double-nine game."""
+    from controller.cli import main
+
+    assert main(["simulate", "--rules", rules, "--seed", "0", "--hands", "1", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out.splitlines()[0])
+    render_fixture(record, tmp_path, seed=0, params=RenderParams(width=320, height=180, fps=6))
+    result = track_fixture(tmp_path)
+    assert [(a.pips, a.end) for a in added_tiles(result.events)] == _expected_adds(record)
+    presses = (tmp_path / "buttons.jsonl").read_text().splitlines()
+    moves = record["hands"][0]["moves"]
+    assert len(presses) == sum(1 for m in moves if "pass" in m or "draw" in m)
