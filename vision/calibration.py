@@ -446,28 +446,47 @@ class MarkerDetection:
     corners: tuple[Point, Point, Point, Point]
 
 
-def detect_markers(image: Image, dictionary: str = DEFAULT_DICTIONARY) -> list[MarkerDetection]:
-    """Every marker of ``dictionary`` in a BGR or grey image, sorted by id (duplicates dropped)."""
+def detect_markers(
+    image: Image, dictionary: str = DEFAULT_DICTIONARY, *, expected: int = 4
+) -> list[MarkerDetection]:
+    """Every marker of ``dictionary`` in a BGR or grey image, sorted by id (duplicates dropped).
+
+    When fewer than ``expected`` markers are found, a second pass on a 2x upscaled copy looks
+    for small or blurred ones (a 640-pixel-wide view of the table has 25-pixel markers).
+    """
     import cv2
 
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    found = _detect(grey, dictionary, 1)
+    if len(found) < expected:
+        bigger = cv2.resize(grey, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
+        for mid, det in _detect(bigger, dictionary, 2).items():
+            found.setdefault(mid, det)
+    return [found[k] for k in sorted(found)]
+
+
+def _detect(grey: Any, dictionary: str, scale: int) -> dict[int, MarkerDetection]:
+    import cv2
+
     params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    # contour refinement: on small, blurred markers it found as many markers as sub-pixel
+    # refinement with corners twice as accurate (AprilTag refinement lost markers)
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_CONTOUR
     detector = cv2.aruco.ArucoDetector(_dictionary(dictionary), params)
     corners, ids, _rejected = detector.detectMarkers(grey)
     found: dict[int, MarkerDetection] = {}
     id_list = [] if ids is None else [int(v) for v in np.asarray(ids).reshape(-1)]
-    for c, i in zip(corners, id_list, strict=True):
-        mid = int(i)
+    for c, mid in zip(corners, id_list, strict=True):
         if mid in found:
             log.warning("marker id %d seen twice; keeping the first", mid)
             continue
-        pts = np.asarray(c, dtype=np.float64).reshape(4, 2)
+        # pixel centres: (p + 0.5) / scale - 0.5 maps the upscaled image back
+        pts = (np.asarray(c, dtype=np.float64).reshape(4, 2) + 0.5) / scale - 0.5
         found[mid] = MarkerDetection(
             mid,
             tuple((float(x), float(y)) for x, y in pts),  # type: ignore[arg-type]
         )
-    return [found[k] for k in sorted(found)]
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,19 +503,22 @@ def calibrate(
     image: Image,
     geometry: TableGeometry,
     *,
-    min_markers: int = 2,
+    min_markers: int = 3,
     max_rms_mm: float = 8.0,
 ) -> Calibration:
     """Find the table's markers in ``image`` and fit the image->table homography.
 
-    Raises :class:`CalibrationError` when fewer than ``min_markers`` known markers are seen, or
-    when the markers disagree by more than ``max_rms_mm`` (a marker moved since the table file
-    was made, or a wrong table file).
+    Raises :class:`CalibrationError` when fewer than ``min_markers`` known markers are seen (two
+    markers fit a homography exactly, with nothing left to check it: three is the least that can
+    be trusted), or when the markers disagree by more than ``max_rms_mm`` (a marker moved since
+    the table file was made, or a wrong table file).
     """
     if image is None or image.size == 0:
         raise CalibrationError("calibration image is empty")
     known = {m.id: m for m in geometry.markers}
-    detections = [d for d in detect_markers(image, geometry.dictionary) if d.id in known]
+    detections = [
+        d for d in detect_markers(image, geometry.dictionary, expected=len(known)) if d.id in known
+    ]
     if not detections:
         raise CalibrationError(
             f"no table markers ({geometry.dictionary}, ids {sorted(known)}) found in the image: "

@@ -42,7 +42,7 @@ def _expected(plays: list[tuple[tuple[int, int], str | None]]) -> list[tuple[str
             ends = [a, b]
             out.append(("first", a, b))
             continue
-        side = end or ("left" if ends[0] in (a, b) else "right")
+        side = end or ("right" if ends[1] in (a, b) else "left")
         i = 0 if side == "left" else 1
         joined = ends[i]
         other = b if a == joined else a
