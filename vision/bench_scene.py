@@ -70,6 +70,50 @@ def bench_motion(quick: bool) -> list[dict[str, object]]:
     ]
 
 
+def bench_calibration(quick: bool) -> list[dict[str, object]]:
+    """Calibration error over sweep views of the standard table (light, blur, noise, JPEG,
+    tilt up to 18 degrees): worst table-mm error over the play area, against the true camera."""
+    import cv2
+
+    from vision.calibration import calibrate, default_geometry
+    from vision.errors import CalibrationError
+    from vision.render.camera import camera_homography
+    from vision.render.scene import RenderParams, SceneRenderer, sweep_params
+
+    g = default_geometry()
+    n = 6 if quick else 30
+    worst = 0.0
+    failed = 0
+    pa = g.play_area
+    grid = np.array(
+        [[x, y] for x in np.linspace(pa.x0, pa.x1, 5) for y in np.linspace(pa.y0, pa.y1, 5)]
+    )
+    for i in range(n):
+        p = sweep_params(i, 17, RenderParams())
+        rng = np.random.default_rng(i)
+        renderer = SceneRenderer(g, p, rng, noise_frames=1)
+        view = renderer.finish(renderer.to_camera(renderer.background), rng)
+        try:
+            result = calibrate(view, g)
+        except CalibrationError:
+            failed += 1
+            continue
+        h_true = camera_homography(g, p.width, p.height, tilt_deg=p.tilt_deg, yaw_deg=p.yaw_deg)
+        img = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), h_true)
+        back = cv2.perspectiveTransform(img, np.asarray(result.geometry.homography))
+        worst = max(worst, float(np.abs(back.reshape(-1, 2) - grid).max()))
+    return [
+        _row(
+            "vision.calibration_error",
+            worst,
+            "mm",
+            None,
+            f"worst play-area error over {n} sweep views at 1280x720 (light, blur, noise, JPEG, "
+            f"tilt 0-18 deg); {failed} without enough markers",
+        )
+    ]
+
+
 def _recogniser() -> Any | None:
     try:
         return importlib.import_module("vision.recognition").identify
@@ -247,7 +291,9 @@ def run_benchmarks(quick: bool) -> list[dict[str, object]]:
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
     try:
-        return bench_motion(quick) + bench_fixture(quick) + bench_ddd(quick)
+        return (
+            bench_motion(quick) + bench_calibration(quick) + bench_fixture(quick) + bench_ddd(quick)
+        )
     finally:
         cv2.setNumThreads(threads)
 

@@ -480,13 +480,36 @@ def _detect(grey: Any, dictionary: str, scale: int) -> dict[int, MarkerDetection
         if mid in found:
             log.warning("marker id %d seen twice; keeping the first", mid)
             continue
+        pts = _outer_edge(np.asarray(c, dtype=np.float64).reshape(4, 2))
         # pixel centres: (p + 0.5) / scale - 0.5 maps the upscaled image back
-        pts = (np.asarray(c, dtype=np.float64).reshape(4, 2) + 0.5) / scale - 0.5
+        pts = (pts + 0.5) / scale - 0.5
         found[mid] = MarkerDetection(
             mid,
             tuple((float(x), float(y)) for x, y in pts),  # type: ignore[arg-type]
         )
     return found
+
+
+def _outer_edge(quad: npt.NDArray[np.float64], d: float = 0.5) -> npt.NDArray[np.float64]:
+    """Contour refinement fits the marker's sides through the centres of its outermost dark
+    pixels, half a pixel inside the printed edge: move every side out by ``d`` pixels and return
+    the new corners (a bias of about 1 mm per corner in a 640-pixel view, measured)."""
+    centre = quad.mean(axis=0)
+    normals = []
+    for i in range(4):
+        e = quad[(i + 1) % 4] - quad[i]
+        n = np.array([e[1], -e[0]]) / (np.hypot(*e) or 1.0)
+        mid = (quad[i] + quad[(i + 1) % 4]) / 2.0
+        if np.dot(n, mid - centre) < 0:
+            n = -n
+        normals.append(n)
+    out = np.empty_like(quad)
+    for i in range(4):
+        n1, n2 = normals[i - 1], normals[i]  # the sides before and after corner i
+        a = np.vstack([n1, n2])
+        shift = np.linalg.solve(a, [d, d]) if abs(np.linalg.det(a)) > 1e-6 else (n1 + n2) * d
+        out[i] = quad[i] + shift
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,15 +74,21 @@ def test_marker_sheet_seen_in_perspective_gives_back_the_homography() -> None:
     assert np.abs(back - grid).max() < 1.0  # mm, across the whole page
 
 
-@pytest.mark.parametrize(("tilt", "yaw"), [(0.0, 0.0), (15.0, 4.0), (25.0, -8.0)])
-def test_rendered_table_view_calibrates_to_the_camera(tilt: float, yaw: float) -> None:
+@pytest.mark.parametrize(
+    ("tilt", "yaw", "width"),
+    [(0.0, 0.0, 1280), (15.0, 4.0, 1280), (25.0, -8.0, 1280), (10, 3, 640)],
+)
+def test_rendered_table_view_calibrates_to_the_camera(tilt: float, yaw: float, width: int) -> None:
     geometry = default_geometry()
-    params = RenderParams(tilt_deg=tilt, yaw_deg=yaw, noise=3.0, blur=0.8)
+    height = width * 9 // 16
+    params = RenderParams(
+        width=width, height=height, tilt_deg=tilt, yaw_deg=yaw, noise=3.0, blur=0.8
+    )
     rng = np.random.default_rng(5)
     renderer = SceneRenderer(geometry, params, rng)
     view = renderer.finish(renderer.to_camera(renderer.background), rng)
     result = calibrate(view, geometry)
-    h_true = camera_homography(geometry, 1280, 720, tilt_deg=tilt, yaw_deg=yaw)
+    h_true = camera_homography(geometry, width, height, tilt_deg=tilt, yaw_deg=yaw)
     pa = geometry.play_area
     grid = np.array(
         [[x, y] for x in np.linspace(pa.x0, pa.x1, 6) for y in np.linspace(pa.y0, pa.y1, 6)]
@@ -90,7 +96,7 @@ def test_rendered_table_view_calibrates_to_the_camera(tilt: float, yaw: float) -
     back = _map(np.asarray(result.geometry.homography), _map(h_true, grid))
     assert np.abs(back - grid).max() < 2.0  # mm over the play area (a pip is 5 mm)
     g = result.geometry
-    assert g.image_size == (1280, 720)
+    assert g.image_size == (width, height)
     pts = g.table_to_image([(100.0, 200.0), (500.0, 600.0)])
     assert g.image_to_table(pts) == [pytest.approx((100.0, 200.0)), pytest.approx((500.0, 600.0))]
     annotated = annotate_calibration(view, result)

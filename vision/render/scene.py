@@ -192,7 +192,7 @@ class SceneRenderer:
             q0 = self.canvas.px([(m.center[0] - m.size / 2, m.center[1] - m.size / 2)])[0]
             side = round(m.size * self.canvas.s)
             marker = marker_image(m.id, side, g.dictionary)
-            mx, my = round(q0[0]), round(q0[1])
+            mx, my = round(q0[0] + 0.5), round(q0[1] + 0.5)  # pixel i spans [i - .5, i + .5]
             img[my : my + side, mx : mx + side] = np.where(marker > 127, 235, 20)[:, :, None]
         return img
 
