@@ -500,12 +500,17 @@ class SkinOcclusion:
     """Is a hand over the table? Counts skin-coloured pixels over the play area and the reveal
     zones of a calibrated table (on a quarter-size copy of the frame).
 
-    Meant for tables whose surface is not skin-coloured (felt, dark wood); on others leave it out.
+    What counts is the skin-coloured share *above* the least seen so far. A table that is itself
+    mostly skin-coloured (more than ``max_background`` of the area in the first frame checked,
+    e.g. light wood) cannot be checked this way: the check then switches itself off (logged).
     """
 
     geometry: TableGeometry
     min_fraction: float = 0.01
+    max_background: float = 0.2
     _masks: dict[tuple[int, int], npt.NDArray[np.uint8]] = field(default_factory=dict)
+    _baseline: float | None = None
+    disabled: bool = False
 
     def _mask(self, w: int, h: int, full: tuple[int, int]) -> npt.NDArray[np.uint8]:
         import cv2
@@ -523,6 +528,8 @@ class SkinOcclusion:
     def __call__(self, image: Image) -> bool:
         import cv2
 
+        if self.disabled:
+            return False
         h, w = image.shape[:2]
         small = cv2.resize(image, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
@@ -532,8 +539,20 @@ class SkinOcclusion:
         )
         mask = self._mask(small.shape[1], small.shape[0], (w, h))
         area = int(np.count_nonzero(mask))
-        hits = int(np.count_nonzero(cv2.bitwise_and(skin, mask)))
-        return area > 0 and hits / area >= self.min_fraction
+        if area == 0:
+            return False
+        share = int(np.count_nonzero(cv2.bitwise_and(skin, mask))) / area
+        if self._baseline is None and share > self.max_background:
+            self.disabled = True
+            log.warning(
+                "the table looks skin-coloured (%.0f%% of the play area): no hand check",
+                100 * share,
+            )
+        if self.disabled:
+            return False
+        if self._baseline is None or share < self._baseline:
+            self._baseline = share
+        return share - self._baseline >= self.min_fraction
 
 
 @dataclass(slots=True)

@@ -22,7 +22,19 @@ from vision.types import Point
 Image = npt.NDArray[np.uint8]
 
 FLOOR_BGR = (52, 58, 64)
-FELT_BGR = (58, 104, 46)
+#: table surfaces (BGR): baize green, baize blue, walnut, slate grey
+SURFACES: dict[str, tuple[int, int, int]] = {
+    "green": (58, 104, 46),
+    "blue": (112, 72, 38),
+    "walnut": (44, 66, 98),
+    "slate": (70, 72, 74),
+}
+#: tile looks: body, pip colour
+TILE_LOOKS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
+    "ivory": ((214, 230, 238), (28, 28, 32)),
+    "white": ((236, 238, 240), (28, 28, 32)),
+    "black-pips-cream": ((200, 222, 232), (40, 30, 30)),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +58,8 @@ class RenderParams:
     tilt_deg: float = 8.0
     yaw_deg: float = 0.0
     codec: str = "mp4v"
+    surface: str = "green"
+    tile_look: str = "white"
     lead_in_s: float = 0.8
     reach_s: float = 0.5
     place_s: float = 0.25
@@ -69,6 +83,10 @@ class RenderParams:
             raise RenderError(f"fps must be 1-60, got {self.fps}")
         if self.codec not in ("mp4v", "MJPG"):
             raise RenderError(f"codec must be 'mp4v' or 'MJPG', got {self.codec!r}")
+        if self.surface not in SURFACES:
+            raise RenderError(f"surface must be one of {sorted(SURFACES)}, got {self.surface!r}")
+        if self.tile_look not in TILE_LOOKS:
+            raise RenderError(f"tile_look must be one of {sorted(TILE_LOOKS)}")
         if not 0 <= self.jpeg_quality <= 100:
             raise RenderError(f"jpeg_quality must be 0-100, got {self.jpeg_quality}")
         if min(self.reach_s, self.place_s, self.withdraw_s, self.think_s, self.pass_s) <= 0:
@@ -103,6 +121,8 @@ def sweep_params(index: int, seed: int, base: RenderParams | None = None) -> Ren
         jpeg_quality=int(rng.choice([0, 0, 90, 75, 55])),
         tilt_deg=float(rng.uniform(0.0, 18.0)),
         yaw_deg=float(rng.uniform(-6.0, 6.0)),
+        surface=str(rng.choice(sorted(SURFACES))),
+        tile_look=str(rng.choice(sorted(TILE_LOOKS))),
     )
 
 
@@ -132,7 +152,8 @@ class SceneRenderer:
 
         self.geometry = geometry
         self.params = params
-        self.style = TileStyle()
+        body, pip = TILE_LOOKS[params.tile_look]
+        self.style = TileStyle(body=body, pip=pip)
         self.h_table_to_image = camera_homography(
             geometry, params.width, params.height, tilt_deg=params.tilt_deg, yaw_deg=params.yaw_deg
         )
@@ -171,7 +192,7 @@ class SceneRenderer:
         x1, y1 = self.canvas.px([(g.width, g.height)])[0]
         xa, ya, xb, yb = round(x0), round(y0), round(x1), round(y1)
         felt = np.empty((yb - ya, xb - xa, 3), dtype=np.float32)
-        felt[:] = FELT_BGR
+        felt[:] = SURFACES[self.params.surface]
         blotches = rng.normal(0.0, 1.0, size=(12, 12)).astype(np.float32)
         blotches = np.asarray(
             cv2.resize(blotches, (xb - xa, yb - ya), interpolation=cv2.INTER_CUBIC),
