@@ -288,7 +288,12 @@ def _build_timeline(
                 t_press = tl.t
                 tl.buttons.append({"t": _r(t_press), "seat": seat, "gesture": "short"})
                 tl.t += p.pass_s * 0.5
-                target = yard[-1].center if yard else geometry.play_area.center
+                if yard:
+                    target = yard[-1].center
+                elif geometry.boneyard is not None:
+                    target = geometry.boneyard.center
+                else:
+                    target = geometry.play_area.center
                 yard = yard[:-1]
                 version = _Version(
                     0, 0, tuple(line), yard, hand_index, move_index, tuple(layout.chain)
