@@ -184,3 +184,22 @@ def test_still_scenes_with_identify_truth(tmp_path: Path) -> None:
         assert 1.0 < truth["pip_px"] < 3.0  # 480 px wide: a 5 mm pip is about 1.7 px
     again = render_stills(tmp_path / "again", 1, seed=3, base=base, sweep=False)
     assert again[0].with_suffix(".json").read_text() == paths[0].with_suffix(".json").read_text()
+
+
+def test_shipped_fixture_tracks_exactly() -> None:
+    """The fixture in the repository (demo and tests): complete, and the oracle tracking of its
+    video gives back every play of its record, in order, at the right end."""
+    from vision.tracking import added_tiles, track_fixture
+
+    shipped = Path(__file__).resolve().parents[2] / "vision" / "fixtures" / "latin-hand"
+    truth = json.loads((shipped / "truth.json").read_text())
+    plays = [m for m in truth["record"]["hands"][0]["moves"] if "play" in m]
+    assert sum(p.stat().st_size for p in shipped.iterdir()) < 10_000_000
+    result = track_fixture(shipped)
+    adds = added_tiles(result.events)
+    assert [sorted(a.pips) for a in adds] == [
+        sorted(int(v) for v in m["play"].split("-")) for m in plays
+    ]
+    assert [a.end for a in adds] == ["first"] + [m["end"] for m in plays[1:]]
+    presses = (shipped / "buttons.jsonl").read_text().splitlines()
+    assert len(presses) == sum(1 for m in truth["record"]["hands"][0]["moves"] if "pass" in m)
