@@ -35,7 +35,7 @@ from vision.render.layout import (
     reveal_row,
 )
 from vision.render.scene import ArmPose, RenderParams, SceneRenderer
-from vision.render.tiles import PlacedTile, RenderError, draw_tile
+from vision.render.tiles import PlacedTile, RenderError
 from vision.types import Point
 
 log = logging.getLogger(__name__)
@@ -408,8 +408,9 @@ def _shifted(tile: PlacedTile, offset: Point) -> PlacedTile:
 
 def _truth_tile(renderer: SceneRenderer, tile: _Tile, chain_pos: int | None) -> dict[str, object]:
     pose = tile.pose
-    corners = renderer.project(list(pose.corners))
-    halves = renderer.project(list(pose.half_centers))
+    top = renderer.top_face(pose)  # what the camera sees: the top face, parallax included
+    corners = renderer.project(list(top.corners))
+    halves = renderer.project(list(top.half_centers))
     out: dict[str, object] = {
         "tile": pose.name,
         "pips": list(pose.pips),
@@ -511,7 +512,7 @@ def render_fixture(
                     )
                     if t < action.t_place:
                         for c in action.carried:
-                            draw_tile(img, renderer.canvas, _shifted(c, offset), renderer.style)
+                            renderer.draw_tile(img, _shifted(c, offset))
                     renderer.draw_arm(img, pose)
                     view = renderer.to_camera(img)
             writer.write(renderer.finish(view, frame_rng))

@@ -143,3 +143,28 @@ def test_render_params_are_validated_and_round_trip() -> None:
     assert RenderParams.from_json(p.to_json()) == p
     assert sweep_params(4, seed=9) == p
     assert sweep_params(5, seed=9) != p
+
+
+def test_thick_tiles_show_their_top_face_shifted_away_from_the_camera() -> None:
+    import cv2
+
+    from vision.render.camera import camera_centre
+    from vision.render.scene import SceneRenderer
+
+    geometry = default_geometry()
+    params = RenderParams(tile_height_mm=8.0, tilt_deg=12.0, noise=0.0, light_gradient=0.0)
+    renderer = SceneRenderer(geometry, params, np.random.default_rng(0))
+    tile = PlacedTile((0, 5), (200.0, 600.0), 0.0)  # half 0 has no pip to hit
+    top = renderer.top_face(tile)
+    cx, cy, cz = camera_centre(geometry, tilt_deg=12.0)
+    k = cz / (cz - 8.0)  # similar triangles through the camera centre
+    assert top.center == pytest.approx((cx + (200 - cx) * k, cy + (600 - cy) * k))
+    assert top.length == pytest.approx(50 * k)
+    # drawn: the top face's centre in the image is tile-white, and differs from a flat tile's
+    view = renderer.to_camera(renderer.draw_tiles(renderer.background, [tile]))
+    x, y = renderer.project([top.half_centers[0]])[0]
+    b, g, r = (int(v) for v in view[round(y), round(x)])
+    assert min(b, g, r) > 150
+    flat = SceneRenderer(geometry, RenderParams(tilt_deg=12.0, noise=0.0), np.random.default_rng(0))
+    flat_view = flat.to_camera(flat.draw_tiles(flat.background, [tile]))
+    assert cv2.absdiff(view, flat_view).max() > 50

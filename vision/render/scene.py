@@ -8,15 +8,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from vision.calibration import TableGeometry, marker_image
-from vision.render.camera import camera_homography
-from vision.render.tiles import Canvas, PlacedTile, RenderError, TileStyle, draw_tile
+from vision.render.camera import camera_centre, camera_homography, raise_point
+from vision.render.tiles import (
+    Canvas,
+    PlacedTile,
+    RenderError,
+    TileStyle,
+    draw_tile,
+    draw_tile_base,
+)
 from vision.types import Point
 
 Image = npt.NDArray[np.uint8]
@@ -60,6 +67,9 @@ class RenderParams:
     codec: str = "mp4v"
     surface: str = "green"
     tile_look: str = "white"
+    #: tile thickness (mm): the top face stands this high, so it shifts away from the camera's
+    #: nadir (parallax) and a strip of the sides shows; 0 draws flat tiles
+    tile_height_mm: float = 0.0
     lead_in_s: float = 0.8
     reach_s: float = 0.5
     place_s: float = 0.25
@@ -105,10 +115,8 @@ class RenderParams:
 
 
 def sweep_params(index: int, seed: int, base: RenderParams | None = None) -> RenderParams:
-    """The ``index``-th point of a deterministic sweep over light, shadow, blur, noise, JPEG and
-    camera angle (resolution stays that of ``base``)."""
-    from dataclasses import replace
-
+    """The ``index``-th point of a deterministic sweep over light, shadow, blur, noise, JPEG,
+    camera angle, table surface, tile look and thickness (resolution stays that of ``base``)."""
     rng = np.random.default_rng([seed, index, 7])
     b = base or RenderParams()
     return replace(
@@ -123,6 +131,7 @@ def sweep_params(index: int, seed: int, base: RenderParams | None = None) -> Ren
         yaw_deg=float(rng.uniform(-6.0, 6.0)),
         surface=str(rng.choice(sorted(SURFACES))),
         tile_look=str(rng.choice(sorted(TILE_LOOKS))),
+        tile_height_mm=float(rng.choice([0.0, 6.0, 8.0, 10.0])),
     )
 
 
@@ -157,6 +166,7 @@ class SceneRenderer:
         self.h_table_to_image = camera_homography(
             geometry, params.width, params.height, tilt_deg=params.tilt_deg, yaw_deg=params.yaw_deg
         )
+        self.camera = camera_centre(geometry, tilt_deg=params.tilt_deg, yaw_deg=params.yaw_deg)
         scale = self._image_scale()
         s = params.px_per_mm if params.px_per_mm > 0 else 1.25 * scale
         self.canvas = Canvas(s, self.MARGIN_MM, geometry.width, geometry.height)
@@ -231,10 +241,27 @@ class SceneRenderer:
 
     # -- drawing -----------------------------------------------------------------------------
 
+    def top_face(self, tile: PlacedTile) -> PlacedTile:
+        """Where the tile's top face appears, drawn on the table plane (parallax of its height)."""
+        h = self.params.tile_height_mm
+        if h <= 0:
+            return tile
+        c = raise_point(tile.center, h, self.camera)
+        k = self.camera[2] / (self.camera[2] - h)
+        return replace(tile, center=c, length=tile.length * k, width=tile.width * k)
+
+    def draw_tile(self, img: Image, tile: PlacedTile) -> None:
+        """One tile, in place: with a height, its footprint (sides) first, then its top face."""
+        if self.params.tile_height_mm > 0:
+            draw_tile_base(img, self.canvas, tile, self.style)
+            draw_tile(img, self.canvas, self.top_face(tile), self.style, shadow=False)
+        else:
+            draw_tile(img, self.canvas, tile, self.style)
+
     def draw_tiles(self, base: Image, tiles: Sequence[PlacedTile]) -> Image:
         img = base.copy()
         for t in tiles:
-            draw_tile(img, self.canvas, t, self.style)
+            self.draw_tile(img, t)
         return img
 
     def _arm_shapes(self, pose: ArmPose, offset: Point = (0.0, 0.0)) -> list[npt.NDArray[np.int32]]:

@@ -78,8 +78,9 @@ def render_stills(
         truth_tiles = []
         pip_px = math.inf
         for t in tiles:
-            corners = renderer.project(list(t.corners))
-            halves = renderer.project(list(t.half_centers))
+            top = renderer.top_face(t)  # the visible top face, parallax included
+            corners = renderer.project(list(top.corners))
+            halves = renderer.project(list(top.half_centers))
             # a pip's diameter in the image: project a pip-sized segment at the tile's centre
             a, b = renderer.project(
                 [t.center, (t.center[0] + renderer.style.pip_diameter, t.center[1])]

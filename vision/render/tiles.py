@@ -142,13 +142,28 @@ def _rounded_outline(tile: PlacedTile, radius: float) -> npt.NDArray[np.float64]
     return np.asarray(pts, dtype=np.float64)
 
 
-def draw_tile(canvas_img: Image, canvas: Canvas, tile: PlacedTile, style: TileStyle) -> None:
-    """Draw ``tile`` onto ``canvas_img`` in place: drop shadow, body, bevel, divider and pips."""
+def draw_tile_base(canvas_img: Image, canvas: Canvas, tile: PlacedTile, style: TileStyle) -> None:
+    """The tile's drop shadow and its footprint in the colour of its sides (seen where the raised
+    top face, drawn next, does not cover it)."""
     import cv2
 
     outline = _rounded_outline(tile, style.corner_radius)
     shadow = outline + np.asarray(style.drop_shadow)
     cv2.fillPoly(canvas_img, [canvas.ipx(shadow)], (0, 0, 0), cv2.LINE_AA, shift=4)
+    side = tuple(int(c * 0.72) for c in (style.body if tile.face_up else style.back))
+    cv2.fillPoly(canvas_img, [canvas.ipx(outline)], side, cv2.LINE_AA, shift=4)
+
+
+def draw_tile(
+    canvas_img: Image, canvas: Canvas, tile: PlacedTile, style: TileStyle, *, shadow: bool = True
+) -> None:
+    """Draw ``tile`` onto ``canvas_img`` in place: drop shadow, body, bevel, divider and pips."""
+    import cv2
+
+    outline = _rounded_outline(tile, style.corner_radius)
+    if shadow:
+        drop = outline + np.asarray(style.drop_shadow)
+        cv2.fillPoly(canvas_img, [canvas.ipx(drop)], (0, 0, 0), cv2.LINE_AA, shift=4)
     poly = canvas.ipx(outline)
     if not tile.face_up:
         cv2.fillPoly(canvas_img, [poly], style.back, cv2.LINE_AA, shift=4)
