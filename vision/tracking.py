@@ -67,8 +67,10 @@ class TrackerParams:
     attach_max: float = 1.0
     #: settled scenes in a row that must miss a tile before it counts as removed
     missing_confirmations: int = 2
-    #: readings less sure than this are not trusted (reported, never added)
-    min_confidence: float = 0.5
+    #: readings less sure than this are not trusted (reported once, never added)
+    min_confidence: float = 0.2
+    #: a tile added with less confidence than this comes with an Unsure asking for a check
+    doubt_below: float = 0.5
     #: when choosing the half that joins an end, a half whose pips differ from the end's number
     #: counts as this much further away (geometry decides; the rule breaks near-ties)
     mismatch_penalty: float = 0.3
@@ -127,6 +129,9 @@ class SceneTracker:
     revealed: dict[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
     #: tiles seen in the play area that joined no open end (reported once, then remembered)
     strays: list[_Seen] = field(default_factory=list)
+    #: readings too unsure to use (reported once, then remembered)
+    doubtful: list[_Seen] = field(default_factory=list)
+    _unseen: tuple[int, ...] = ()
     moving: bool = False
 
     @property
@@ -159,23 +164,31 @@ class SceneTracker:
         unit_l, unit_w = self._units(reading)
         seen_line: list[_Seen] = []
         seen_reveal: dict[int, list[_Seen]] = {}
+        too_unsure: list[_Seen] = []
         for tile in reading.tiles:
             seen = self._convert(tile)
             if seen is None:
                 continue
             if tile.confidence < self.params.min_confidence:
-                events.append(
-                    Unsure(
-                        t,
-                        f"unsure reading of a tile at {_fmt(seen.center)} ({tile.confidence:.2f})",
-                    )
-                )
+                too_unsure.append(seen)
                 continue
             zone, seat = self._zone(seen.center)
             if zone == "reveal" and seat is not None:
                 seen_reveal.setdefault(seat, []).append(seen)
             elif zone == "play":
                 seen_line.append(seen)
+        new_doubts, still_doubtful = _split_known(too_unsure, self.doubtful, 0.5 * unit_l)
+        self.doubtful = still_doubtful + new_doubts
+        for seen in new_doubts:
+            events.append(
+                Unsure(
+                    t,
+                    f"a tile at {_fmt(seen.center)} could not be read surely "
+                    f"({_name(seen.pips)}, {seen.confidence:.2f})",
+                    seen.pips,
+                    seen.center,
+                )
+            )
         events.extend(self._update_line(t, seen_line, unit_l, unit_w))
         events.extend(self._update_reveals(t, seen_reveal))
         return events
@@ -278,31 +291,40 @@ class SceneTracker:
                     lt.missing = 0
                     break
         gone = [lt for lt in missing if lt.missing >= p.missing_confirmations]
-        waiting = [lt for lt in missing if 0 < lt.missing < p.missing_confirmations]
-        if waiting:
-            names = ", ".join(_name(lt.seen.pips) for lt in waiting)
-            events.append(
-                Unsure(t, f"{len(waiting)} tile(s) of the line not seen: {names} (occluded?)")
-            )
         if gone and len(gone) == len(self.line):
+            # the whole line is gone: the table was cleared
             events.extend(TileRemoved(t, lt.seen.pips, lt.seen.corners, self.coords) for lt in gone)
             self.line = []
             self.ends = {}
             gone = []
+        # Only a tile at an end can be taken back; one inside the line is held by its neighbours,
+        # so missing there means covered or misread: it stays, reported, never removed.
         while gone:
-            # take tiles off from the ends inwards, so each end reopens where it was
             at_end = [lt for lt in gone if lt is self.line[0] or lt is self.line[-1]]
-            lt = at_end[0] if at_end else gone[0]
-            gone.remove(lt)
-            events.extend(self._remove(t, lt))
+            if not at_end:
+                break
+            gone.remove(at_end[0])
+            events.extend(self._remove(t, at_end[0]))
+        unseen = tuple(sorted(id(lt) for lt in self.line if lt.missing > 0))
+        if unseen and unseen != self._unseen:
+            names = ", ".join(_name(lt.seen.pips) for lt in self.line if lt.missing > 0)
+            events.append(
+                Unsure(
+                    t, f"{len(unseen)} tile(s) of the line not seen: {names} (covered? misread?)"
+                )
+            )
+        self._unseen = unseen
         # 2. new tiles: join them to the open ends, nearest first
-        fresh = self._known_strays([seen[si] for si in unmatched], unit_l)
+        fresh, self.strays = _split_known(
+            [seen[si] for si in unmatched], self.strays, self.params.match_radius * unit_l
+        )
         added = 0
         while fresh:
             if not self.line:
                 first = min(fresh, key=self._centre_distance)
                 fresh.remove(first)
                 events.append(self._add_first(t, first))
+                events.extend(self._doubt(t, first))
                 added += 1
                 continue
             best: tuple[float, float, _Seen, str, int] | None = None
@@ -320,6 +342,7 @@ class SceneTracker:
                 break
             fresh.remove(s)
             events.append(self._attach(t, s, side, hi, unit_w))
+            events.extend(self._doubt(t, s))
             added += 1
         for s in fresh:
             self.strays.append(s)
@@ -337,25 +360,17 @@ class SceneTracker:
             )
         return events
 
-    def _known_strays(self, fresh: list[_Seen], unit_l: float) -> list[_Seen]:
-        """Drop the tiles already reported as strays (and forget strays no longer seen)."""
-        still: list[_Seen] = []
-        out = list(fresh)
-        for stray in self.strays:
-            match = next(
-                (
-                    s
-                    for s in out
-                    if s.same_tile(stray)
-                    and _dist(s.center, stray.center) < self.params.match_radius * unit_l
-                ),
-                None,
+    def _doubt(self, t: float, s: _Seen) -> list[SceneEvent]:
+        if s.confidence >= self.params.doubt_below:
+            return []
+        return [
+            Unsure(
+                t,
+                f"tile {_name(s.pips)} added with low confidence {s.confidence:.2f}: please check",
+                s.pips,
+                s.center,
             )
-            if match is not None:
-                out.remove(match)
-                still.append(match)
-        self.strays = still
-        return out
+        ]
 
     def _centre_distance(self, s: _Seen) -> float:
         if self.coords == "mm" and self.geometry is not None:
@@ -478,6 +493,23 @@ class SceneTracker:
             else:
                 self.revealed.pop(seat, None)
         return events
+
+
+def _split_known(
+    fresh: list[_Seen], known: list[_Seen], radius: float
+) -> tuple[list[_Seen], list[_Seen]]:
+    """``(new, still_known)``: the tiles of ``fresh`` not in ``known`` (same tile, within
+    ``radius``), and the known ones seen again (updated; the others are forgotten)."""
+    still: list[_Seen] = []
+    out = list(fresh)
+    for old in known:
+        match = next(
+            (s for s in out if s.same_tile(old) and _dist(s.center, old.center) < radius), None
+        )
+        if match is not None:
+            out.remove(match)
+            still.append(match)
+    return out, still
 
 
 def _sorted_pips(p: tuple[int, int]) -> tuple[int, int]:

@@ -284,6 +284,20 @@ def test_a_tile_taken_back_is_removed_and_its_end_reopens() -> None:
     assert [(a.pips, a.end) for a in added_tiles(ev)] == [((6, 2), "left")]
 
 
+def test_a_tile_inside_the_line_is_never_removed_when_unseen() -> None:
+    tr = SceneTracker(_geometry())
+    tr.settled(1.0, _reading(DOUBLE))
+    tr.settled(2.0, _reading(DOUBLE, LEFT))
+    tr.settled(3.0, _reading(DOUBLE, LEFT, RIGHT))
+    events = []
+    for k in range(4):  # the double in the middle is misread (or covered) four times running
+        events += tr.settled(4.0 + k, _reading(LEFT, RIGHT))
+    assert not [e for e in events if isinstance(e, TileRemoved)]
+    assert len([e for e in events if isinstance(e, Unsure)]) == 1  # said once, not every time
+    assert tr.chain() == [(6, 3), (6, 6), (6, 1)]
+    assert [type(e) for e in tr.settled(9.0, _reading(DOUBLE, LEFT, RIGHT))] == [SceneSettled]
+
+
 def test_a_stray_tile_is_unsure_never_added() -> None:
     tr = SceneTracker(_geometry())
     tr.settled(1.0, _reading(DOUBLE))
@@ -293,12 +307,25 @@ def test_a_stray_tile_is_unsure_never_added() -> None:
     assert any(isinstance(e, Unsure) and "not at an open end" in e.reason for e in ev)
 
 
-def test_an_unsure_reading_is_reported_not_added() -> None:
+def test_a_very_unsure_reading_is_reported_once_not_added() -> None:
     tr = SceneTracker(_geometry())
     tr.settled(1.0, _reading(DOUBLE))
-    ev = tr.settled(2.0, _reading(DOUBLE, LEFT, confidence=0.2))
+    unsure_left = _reading(LEFT, confidence=0.1).tiles[0]
+    scene = SceneReading((_reading(DOUBLE).tiles[0], unsure_left), 760, 760)
+    ev = tr.settled(2.0, scene)
     assert not added_tiles(ev)
-    assert any(isinstance(e, Unsure) for e in ev)
+    assert [e.pips for e in ev if isinstance(e, Unsure)] == [(6, 3)]
+    ev = tr.settled(3.0, scene)
+    assert [type(e) for e in ev] == [SceneSettled]  # said once
+    ev = tr.settled(4.0, _reading(DOUBLE, LEFT))  # now read surely: it joins the line
+    assert [(a.pips, a.end) for a in added_tiles(ev)] == [((6, 3), "left")]
+
+
+def test_a_doubtful_reading_is_added_with_a_request_to_check() -> None:
+    tr = SceneTracker(_geometry())
+    ev = tr.settled(1.0, _reading(DOUBLE, confidence=0.3))
+    assert [a.end for a in added_tiles(ev)] == ["first"]
+    assert any(isinstance(e, Unsure) and "please check" in e.reason for e in ev)
 
 
 def test_a_known_tile_read_differently_is_unsure() -> None:
