@@ -90,6 +90,19 @@ def test_oracle_tracking_finds_exactly_the_played_tiles(fixture_dir: Path) -> No
     assert not [e for e in result.events if isinstance(e, TileRemoved | TileMoved | Unsure)]
 
 
+def test_cli_track_prints_the_events_as_json(
+    fixture_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from controller.cli import main
+
+    assert main(["vision", "track", str(fixture_dir), "--oracle", "--json"]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    record = json.loads((fixture_dir / "truth.json").read_text())["record"]
+    added = [(tuple(e["pips"]), e["end"]) for e in events if e["event"] == "TileAdded"]
+    assert added == _expected_adds(record)
+    assert all(isinstance(e["t"], float) for e in events)
+
+
 def test_no_tile_is_reported_while_the_hand_is_over_the_table(fixture_dir: Path) -> None:
     truth = json.loads((fixture_dir / "truth.json").read_text())
     plays = [m for m in truth["moves"] if m["kind"] == "play"]
