@@ -252,10 +252,16 @@ class SceneTracker:
             taken.add(li)
             unmatched.remove(si)
             matches.append((d, li, si))
-        # Almost nothing of a line of 3+ is where it was: the table was cleared (a new hand),
-        # even if the new hand happens to open with the same tile on the same spot.
+        # Almost nothing of a line of 3+ is where it was: either something big covers it, or the
+        # table was cleared for a new hand. Cleared once every tile has been missing (or
+        # matched only by chance: the new hand may open with the same tile on the same spot)
+        # for ``missing_confirmations`` settled scenes; until then nothing is added or removed.
         cleared = len(self.line) >= 3 and len(matches) <= 1
-        if cleared:
+        confirmed_clear = cleared and all(
+            lt.missing + 1 >= p.missing_confirmations for lt in self.line
+        )
+        hold = cleared and not confirmed_clear
+        if confirmed_clear:
             unmatched = list(range(len(seen)))
             matches = []
         matched_line: set[int] = set()
@@ -290,7 +296,7 @@ class SceneTracker:
                     unmatched.remove(si)
                     lt.missing = 0
                     break
-        gone = [lt for lt in missing if lt.missing >= p.missing_confirmations]
+        gone = [] if hold else [lt for lt in missing if lt.missing >= p.missing_confirmations]
         if gone and len(gone) == len(self.line):
             # the whole line is gone: the table was cleared
             events.extend(TileRemoved(t, lt.seen.pips, lt.seen.corners, self.coords) for lt in gone)
@@ -314,6 +320,8 @@ class SceneTracker:
                 )
             )
         self._unseen = unseen
+        if hold:
+            return events  # the line is mostly out of sight: wait for a clearer view
         # 2. new tiles: join them to the open ends, nearest first
         fresh, self.strays = _split_known(
             [seen[si] for si in unmatched], self.strays, self.params.match_radius * unit_l

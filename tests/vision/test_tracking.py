@@ -13,6 +13,7 @@ from vision.calibration import TableGeometry, default_geometry
 from vision.events import (
     MotionStarted,
     SceneSettled,
+    TileAdded,
     TileMoved,
     TileRemoved,
     TilesRevealed,
@@ -309,6 +310,21 @@ def test_a_tile_inside_the_line_is_never_removed_when_unseen() -> None:
     assert len([e for e in events if isinstance(e, Unsure)]) == 1  # said once, not every time
     assert tr.chain() == [(6, 3), (6, 6), (6, 1)]
     assert [type(e) for e in tr.settled(9.0, _reading(DOUBLE, LEFT, RIGHT))] == [SceneSettled]
+
+
+def test_a_line_mostly_covered_adds_and_removes_nothing() -> None:
+    far_left = PlacedTile((3, 4), (LEFT.center[0] - 51, C[1]), 180.0)
+    line = (DOUBLE, LEFT, RIGHT, far_left)
+    tr = SceneTracker(_geometry())
+    for k in range(1, 5):
+        tr.settled(float(k), _reading(*line[:k]))
+    assert tr.chain() == [(3, 4), (6, 3), (6, 6), (6, 1)]
+    events = []
+    for k in range(3):  # something big rests over all but the right end, three settles running
+        events += tr.settled(10.0 + k, _reading(RIGHT))
+    assert not [e for e in events if isinstance(e, TileAdded | TileRemoved)]
+    assert tr.chain() == [(3, 4), (6, 3), (6, 6), (6, 1)]
+    assert [type(e) for e in tr.settled(20.0, _reading(*line))] == [SceneSettled]
 
 
 def test_a_stray_tile_is_unsure_never_added() -> None:
