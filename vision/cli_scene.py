@@ -1,5 +1,6 @@
 """CLI for calibration, markers, tracking and fixtures: ``vision markers``, ``vision calibrate``,
-``vision track``, ``fixture render-record``, ``fixture render-stills``, ``fixture sample-record``.
+``vision track``, ``fixture render-record``, ``fixture render-stills``, ``fixture export-stills``,
+``fixture sample-record``.
 
 Handlers import OpenCV and numpy when they run, never at import time.
 """
@@ -93,6 +94,14 @@ def register(
     )
     stills.add_argument("--quiet", action="store_true", help="no progress bar")
     stills.set_defaults(handler=_render_stills)
+
+    export = fixture_sub.add_parser(
+        "export-stills",
+        help="one PNG per still scene of a rendered fixture, with recognition-truth.json",
+    )
+    export.add_argument("fixture", type=Path, help="rendered fixture directory (truth.json)")
+    export.add_argument("--out", required=True, type=Path, help="directory to write")
+    export.set_defaults(handler=_export_stills)
 
     sample = fixture_sub.add_parser(
         "sample-record",
@@ -271,6 +280,14 @@ def _render_stills(args: argparse.Namespace) -> int:
         args.out, args.count, seed=args.seed, sweep=not args.no_sweep, progress=progress
     )
     print(f"wrote {len(paths)} scenes to {args.out} (NNNN.png + NNNN.json)")
+    return 0
+
+
+def _export_stills(args: argparse.Namespace) -> int:
+    from vision.render.stills import export_fixture_stills
+
+    paths = export_fixture_stills(args.fixture, args.out)
+    print(f"wrote {len(paths)} still scenes to {args.out} (with recognition-truth.json)")
     return 0
 
 

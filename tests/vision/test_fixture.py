@@ -182,6 +182,12 @@ def test_still_scenes_with_identify_truth(tmp_path: Path) -> None:
             assert [h["pips"] for h in tile["halves"]] == [a, b]
             assert all(0 <= x < 480 and 0 <= y < 270 for x, y in tile["corners"])
         assert 1.0 < truth["pip_px"] < 3.0  # 480 px wide: a 5 mm pip is about 1.7 px
+    generic = json.loads((tmp_path / "recognition-truth.json").read_text())
+    assert generic["format"] == "domino-table/recognition-truth" and generic["version"] == 1
+    assert [e["image"] for e in generic["images"]] == [p.name for p in paths]
+    for entry, p in zip(generic["images"], paths, strict=True):
+        own = json.loads(p.with_suffix(".json").read_text())
+        assert [t["halves"] for t in entry["tiles"]] == [t["halves"] for t in own["tiles"]]
     again = render_stills(tmp_path / "again", 1, seed=3, base=base, sweep=False)
     assert again[0].with_suffix(".json").read_text() == paths[0].with_suffix(".json").read_text()
 
@@ -203,3 +209,20 @@ def test_shipped_fixture_tracks_exactly() -> None:
     assert [a.end for a in adds] == ["first"] + [m["end"] for m in plays[1:]]
     presses = (shipped / "buttons.jsonl").read_text().splitlines()
     assert len(presses) == sum(1 for m in truth["record"]["hands"][0]["moves"] if "pass" in m)
+
+
+def test_fixture_stills_for_recognition_eval(rendered: tuple, tmp_path: Path) -> None:
+    from vision.render.stills import export_fixture_stills
+
+    out, _, _ = rendered
+    truth = json.loads((out / "truth.json").read_text())
+    paths = export_fixture_stills(out, tmp_path)
+    generic = json.loads((tmp_path / "recognition-truth.json").read_text())
+    assert len(paths) == len(generic["images"]) == len(truth["scenes"])
+    by_name = {e["image"]: e for e in generic["images"]}
+    for scene in truth["scenes"]:
+        entry = by_name[f"scene_{scene['index']:04d}.png"]
+        assert len(entry["tiles"]) == len(scene["tiles"])
+    import cv2
+
+    assert cv2.imread(str(paths[-1])).shape == (270, 480, 3)

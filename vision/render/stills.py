@@ -4,16 +4,20 @@ Each scene is a line part-way through a greedy game (and, for some, tiles laid f
 reveal zones) under one point of the parameter sweep. Written as ``NNNN.png`` plus ``NNNN.json``
 in the ``vision identify --json`` format of DESIGN.md (image pixels), with extra keys:
 ``"tile"`` per tile and, per image, ``"params"`` and ``"pip_px"`` (the smallest pip diameter
-in the image, to bin results by scale).
+in the image, to bin results by scale); plus one ``recognition-truth.json`` for the whole
+directory, the generic truth format ``vision eval DIR`` reads.
+
+:func:`export_fixture_stills` does the same from a rendered fixture: one frame per still scene.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -62,6 +66,7 @@ def render_stills(
     out_dir.mkdir(parents=True, exist_ok=True)
     base = base or RenderParams()
     paths = []
+    entries: list[dict[str, Any]] = []
     geometry = default_geometry()
     for i in range(count):
         rng = np.random.default_rng([seed, i, 11])
@@ -106,7 +111,62 @@ def render_stills(
             "params": params.to_json(),
         }
         path.with_suffix(".json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
+        entries.append(_eval_entry(path.name, truth_tiles, pip_px))
         paths.append(path)
         if progress is not None:
             progress(i + 1, count)
+    write_recognition_truth(out_dir, entries)
+    return paths
+
+
+RECOGNITION_TRUTH = "recognition-truth.json"
+
+
+def _eval_entry(name: str, tiles: Sequence[dict[str, Any]], pip_px: float | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"image": name, "tiles": [{"halves": t["halves"]} for t in tiles]}
+    if pip_px is not None:
+        entry["pip_diameter_px"] = round(pip_px, 2)
+    return entry
+
+
+def write_recognition_truth(out_dir: Path, entries: Sequence[dict[str, Any]]) -> Path:
+    """``recognition-truth.json``: the generic truth of ``vision eval DIR``."""
+    path = Path(out_dir) / RECOGNITION_TRUTH
+    doc = {"format": "domino-table/recognition-truth", "version": 1, "images": list(entries)}
+    path.write_text(json.dumps(doc) + "\n", encoding="utf-8")
+    return path
+
+
+def export_fixture_stills(fixture_dir: Path, out_dir: Path, *, after_s: float = 0.25) -> list[Path]:
+    """One PNG per still scene of a rendered fixture (the frame ``after_s`` seconds after it
+    settles), with ``recognition-truth.json``: recognition scored on the frames tracking reads."""
+    import cv2
+
+    fixture_dir, out_dir = Path(fixture_dir), Path(out_dir)
+    truth = json.loads((fixture_dir / "truth.json").read_text(encoding="utf-8"))
+    fps = float(truth["fps"])
+    wanted: dict[int, dict[str, Any]] = {}
+    for scene in truth["scenes"]:
+        k = math.ceil((scene["t_settled"] + after_s) * fps - 1e-9)
+        if k < int(truth["frames"]) and k / fps < scene["t_until"]:
+            wanted[k] = scene
+    out_dir.mkdir(parents=True, exist_ok=True)
+    capture = cv2.VideoCapture(str(fixture_dir / truth["video"]))
+    paths: list[Path] = []
+    entries: list[dict[str, Any]] = []
+    k = 0
+    try:
+        while wanted and k <= max(wanted):
+            ok, frame = capture.read()
+            if not ok:
+                break
+            if k in wanted:
+                path = out_dir / f"scene_{wanted[k]['index']:04d}.png"
+                cv2.imwrite(str(path), frame)
+                entries.append(_eval_entry(path.name, wanted[k]["tiles"], None))
+                paths.append(path)
+            k += 1
+    finally:
+        capture.release()
+    write_recognition_truth(out_dir, entries)
     return paths
