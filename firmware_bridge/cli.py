@@ -8,3 +8,19 @@ from typing import Any
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     """Add seat-device sub-commands."""
+    from firmware_bridge import sim_cli  # light: standard library only at import
+
+    parser = sub.add_parser(
+        "device-sim",
+        help="simulated seat device on a pseudo-terminal (replay or keyboard)",
+        description=sim_cli.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sim_cli.add_arguments(parser)
+    parser.set_defaults(handler=_device_sim)
+
+
+def _device_sim(args: argparse.Namespace) -> int:
+    from firmware_bridge import sim_cli
+
+    return sim_cli.run(args)

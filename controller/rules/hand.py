@@ -292,7 +292,7 @@ class Hand:
         seat = move.seat
         if not 0 <= seat < self.rules.seats:
             raise IllegalMoveError(f"{move}: there is no seat {seat}")
-        if self.turn is None:
+        if self.line.empty:
             if seat not in self.leaders:
                 allowed = " or ".join(map(str, sorted(self.leaders)))
                 raise IllegalMoveError(f"{move}: this hand is led by seat {allowed}")
