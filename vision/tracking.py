@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -40,7 +40,7 @@ from vision.events import (
     Unsure,
 )
 from vision.motion import SettleDetector, SettleParams, thumb_score, thumbnail
-from vision.sources import Clock, FakeClock, Frame, VideoFileSource
+from vision.sources import Clock, FakeClock, Frame, FrameSource, VideoFileSource
 from vision.types import HalfReading, Point, SceneReading, TileReading
 
 log = logging.getLogger(__name__)
@@ -645,6 +645,20 @@ class SceneWatcher:
                 self.recognitions += 1
                 events.extend(self.tracker.settled(t, reading))
         return events
+
+
+def watch(source: FrameSource, watcher: SceneWatcher) -> Iterator[SceneEvent]:
+    """Every event of a frame source, as it happens (the live loop of the table, or a replay)."""
+    for frame in source:
+        yield from watcher.feed(frame)
+
+
+def table_region(geometry: TableGeometry, inset: float = 5.0) -> list[Point]:
+    """The table top (``inset`` mm inside its edge) in image pixels: a recogniser's ``region``,
+    so nothing off the table (the floor, a phone, a printed picture beside it) is read."""
+    x0, y0 = inset, inset
+    x1, y1 = geometry.width - inset, geometry.height - inset
+    return geometry.table_to_image([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
 
 
 # -- truth oracle and fixture runner ---------------------------------------------------------

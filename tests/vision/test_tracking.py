@@ -4,6 +4,7 @@ import copy
 import itertools
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -89,6 +90,57 @@ def test_oracle_tracking_finds_exactly_the_played_tiles(fixture_dir: Path) -> No
     revealed = {e.seat: e.tiles for e in result.events if isinstance(e, TilesRevealed)}
     assert revealed == _sorted_left(record)
     assert not [e for e in result.events if isinstance(e, TileRemoved | TileMoved | Unsure)]
+
+
+def test_watch_a_source_and_the_table_region(fixture_dir: Path) -> None:
+    from vision.calibration import load_table
+    from vision.tracking import table_region, watch
+
+    truth = json.loads((fixture_dir / "truth.json").read_text())
+    geometry = load_table(fixture_dir / "table.json")
+    clock = FakeClock()
+    oracle = TruthOracle(truth, clock)
+
+    def recognize(image: np.ndarray) -> SceneReading:
+        return oracle(image)
+
+    watcher = SceneWatcher(recognize, SceneTracker(geometry))
+    with VideoFileSource(fixture_dir / "video.mp4") as src:
+
+        def timed() -> Iterator[Frame]:
+            for frame in src:
+                clock.set(frame.t_seconds)
+                yield frame
+
+        events = list(watch(_Timed(timed()), watcher))
+    expected = _expected_adds(truth["record"])
+    assert [(a.pips, a.end) for a in added_tiles(events)] == expected
+    region = table_region(geometry)
+    assert len(region) == 4
+    xs, ys = [p[0] for p in region], [p[1] for p in region]
+    assert 0 < min(xs) < max(xs) < 640 and 0 < min(ys) < max(ys) < 360
+    for tile in truth["scenes"][-1]["tiles"]:
+        (cx, cy) = np.mean([h["center"] for h in tile["halves"]], axis=0)
+        assert min(xs) < cx < max(xs) and min(ys) < cy < max(ys)
+
+
+class _Timed:
+    """A frame source made from an iterator (what ``watch`` needs: iteration)."""
+
+    def __init__(self, frames: Iterator[Frame]) -> None:
+        self._frames = frames
+
+    def __iter__(self) -> Iterator[Frame]:
+        return self._frames
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> "_Timed":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
 
 
 def test_cli_track_prints_the_events_as_json(
