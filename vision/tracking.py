@@ -142,6 +142,49 @@ class SceneTracker:
         """The line's tiles from the left end to the right, each as read."""
         return [t.seen.pips for t in self.line]
 
+    # -- corrections from the table (a person fixed a misread) ------------------------------
+
+    def reset(self) -> None:
+        """Forget everything (a new hand, or after a desync a person resolved): the next tile
+        read in the play area opens the line."""
+        self.line = []
+        self.ends = {}
+        self.revealed = {}
+        self.strays = []
+        self.doubtful = []
+        self._unseen = ()
+
+    def correct(self, read_as: tuple[int, int], actual: tuple[int, int]) -> bool:
+        """A tile of the line read as ``read_as`` is really ``actual`` (a person said so): from
+        now on it is matched, and its end's open number counted, as ``actual``. Returns whether
+        such a tile was found."""
+        for index, lt in enumerate(self.line):
+            p0, p1 = lt.seen.pips
+            if sorted((p0, p1)) != sorted(read_as):
+                continue
+            # keep each half where it lies: the pairing that changes fewer halves
+            straight = (actual[0], actual[1])
+            swapped = (actual[1], actual[0])
+            agree = (
+                int(straight[0] == p0) + int(straight[1] == p1),
+                int(swapped[0] == p0) + int(swapped[1] == p1),
+            )
+            fixed = straight if agree[0] >= agree[1] else swapped
+            lt.seen = _Seen(fixed, lt.seen.halves, lt.seen.corners, 1.0)
+            for side, at in (("left", 0), ("right", len(self.line) - 1)):
+                if index == at and side in self.ends:
+                    e = self.ends[side]
+                    self.ends[side] = _End(e.attach, e.direction, fixed[self._open_half(lt, side)])
+            return True
+        return False
+
+    def _open_half(self, lt: _LineTile, side: str) -> int:
+        """Which half of an end tile (0 or 1, as read) shows the open number of ``side``."""
+        end = self.ends[side]
+        d0 = _dist(lt.seen.halves[0], end.attach)
+        d1 = _dist(lt.seen.halves[1], end.attach)
+        return 0 if d0 < d1 else 1
+
     # -- inputs ------------------------------------------------------------------------------
 
     def motion_started(self, t: float) -> list[SceneEvent]:

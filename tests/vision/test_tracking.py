@@ -379,6 +379,32 @@ def test_a_line_mostly_covered_adds_and_removes_nothing() -> None:
     assert [type(e) for e in tr.settled(20.0, _reading(*line))] == [SceneSettled]
 
 
+def test_a_person_corrects_a_misread_end_tile() -> None:
+    tr = SceneTracker(_geometry())
+    tr.settled(1.0, _reading(DOUBLE))
+    misread = PlacedTile((6, 5), LEFT.center, 180.0)  # really 6-3: the open end is a 3
+    tr.settled(2.0, _reading(DOUBLE, misread))
+    assert tr.ends["left"].open_pips == 5
+    assert tr.correct((5, 6), (6, 3))
+    assert tr.chain() == [(6, 3), (6, 6)]
+    assert tr.ends["left"].open_pips == 3
+    # the corrected tile now matches the real tile, and the next tile joins at its 3
+    nxt = PlacedTile((3, 2), (LEFT.center[0] - 51, C[1]), 180.0)
+    ev = tr.settled(3.0, _reading(DOUBLE, LEFT, nxt))
+    assert [type(e) for e in ev] == [SceneSettled, TileAdded]
+    assert [(a.pips, a.end) for a in added_tiles(ev)] == [((3, 2), "left")]
+    assert not tr.correct((0, 0), (1, 1))
+
+
+def test_reset_starts_a_new_line() -> None:
+    tr = SceneTracker(_geometry())
+    tr.settled(1.0, _reading(DOUBLE))
+    tr.settled(2.0, _reading(DOUBLE, LEFT))
+    tr.reset()
+    ev = tr.settled(3.0, _reading(DOUBLE))
+    assert [(a.pips, a.end) for a in added_tiles(ev)] == [((6, 6), "first")]
+
+
 def test_a_stray_tile_is_unsure_never_added() -> None:
     tr = SceneTracker(_geometry())
     tr.settled(1.0, _reading(DOUBLE))
