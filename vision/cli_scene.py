@@ -1,13 +1,300 @@
-"""CLI for calibration, markers and fixtures: ``vision markers``, ``vision calibrate``,
-``fixture render``."""
+"""CLI for calibration, markers, tracking and fixtures: ``vision markers``, ``vision calibrate``,
+``vision track``, ``fixture render-record``, ``fixture render-stills``, ``fixture export-stills``,
+``fixture sample-record``.
+
+Handlers import OpenCV and numpy when they run, never at import time.
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
 
 
 def register(
     vision_sub: argparse._SubParsersAction[Any], fixture_sub: argparse._SubParsersAction[Any]
 ) -> None:
     """Add calibration actions to ``domino-table vision`` and ``domino-table fixture``."""
+    markers = vision_sub.add_parser(
+        "markers", help="write a printable sheet of the table's corner markers (PNG or PDF)"
+    )
+    markers.add_argument("--out", required=True, type=Path, help="FILE.png or FILE.pdf")
+    markers.add_argument("--table", type=Path, help="table file whose markers to print")
+    markers.add_argument("--dpi", type=int, default=300)
+    markers.set_defaults(handler=_markers)
+
+    cal = vision_sub.add_parser(
+        "calibrate", help="find the corner markers in a photo and write the table file"
+    )
+    cal.add_argument("image", type=Path, help="a photo from the table's camera")
+    cal.add_argument("--out", required=True, type=Path, help="table file to write (table.json)")
+    cal.add_argument("--annotate", type=Path, help="write the photo with the calibration drawn")
+    cal.add_argument(
+        "--table", type=Path, help="existing table file to start from (default: standard table)"
+    )
+    cal.add_argument("--seats", type=int, default=4, help="seats of the standard table (2-4)")
+    cal.set_defaults(handler=_calibrate)
+
+    board = vision_sub.add_parser(
+        "charuco", help="write a printable ChArUco board for the optional lens calibration"
+    )
+    board.add_argument("--out", required=True, type=Path, help="FILE.png")
+    board.set_defaults(handler=_charuco)
+
+    lens = vision_sub.add_parser(
+        "lens", help="lens calibration from photos of the ChArUco board (stored in the table file)"
+    )
+    lens.add_argument("images", nargs="+", type=Path, help="3+ photos of the board, varied poses")
+    lens.add_argument("--out", required=True, type=Path, help="table file to write")
+    lens.add_argument("--table", type=Path, help="table file to add the lens to")
+    lens.set_defaults(handler=_lens)
+
+    track = vision_sub.add_parser(
+        "track", help="run scene tracking over a recorded fixture and print the events"
+    )
+    track.add_argument("fixture", type=Path, help="fixture directory (video, table.json)")
+    track.add_argument(
+        "--oracle",
+        action="store_true",
+        help="read settled frames from truth.json instead of the recogniser",
+    )
+    track.add_argument("--json", action="store_true", help="one JSON event per line")
+    track.set_defaults(handler=_track)
+
+    render = fixture_sub.add_parser(
+        "render-record", help="render a game record (RULES.md section 6) as a recorded fixture"
+    )
+    render.add_argument("record", type=Path, help="RECORD.json")
+    render.add_argument("--out", required=True, type=Path, help="fixture directory to write")
+    render.add_argument("--seed", type=int, default=0)
+    render.add_argument("--width", type=int)
+    render.add_argument("--height", type=int)
+    render.add_argument("--fps", type=float)
+    render.add_argument(
+        "--params", type=Path, help="JSON file of render parameters (light, blur, noise, ...)"
+    )
+    render.add_argument(
+        "--sweep", type=int, help="use the N-th point of the parameter sweep for this seed"
+    )
+    render.add_argument("--quiet", action="store_true", help="no progress bar")
+    render.set_defaults(handler=_render_record)
+
+    stills = fixture_sub.add_parser(
+        "render-stills",
+        help="render still scenes with truth (identify JSON) for recognition sweeps",
+    )
+    stills.add_argument("--out", required=True, type=Path, help="directory to write")
+    stills.add_argument("--count", type=int, default=500)
+    stills.add_argument("--seed", type=int, default=0)
+    stills.add_argument(
+        "--no-sweep", action="store_true", help="default look for every scene (no sweep)"
+    )
+    stills.add_argument("--quiet", action="store_true", help="no progress bar")
+    stills.set_defaults(handler=_render_stills)
+
+    export = fixture_sub.add_parser(
+        "export-stills",
+        help="one PNG per still scene of a rendered fixture, with recognition-truth.json",
+    )
+    export.add_argument("fixture", type=Path, help="rendered fixture directory (truth.json)")
+    export.add_argument("--out", required=True, type=Path, help="directory to write")
+    export.set_defaults(handler=_export_stills)
+
+    sample = fixture_sub.add_parser(
+        "sample-record",
+        help="write a small legal game record from greedy bots (until the simulator is wired)",
+    )
+    sample.add_argument("--out", required=True, type=Path)
+    sample.add_argument("--seed", type=int, default=0)
+    sample.add_argument("--rules", choices=("latin", "draw"), default="latin")
+    sample.set_defaults(handler=_sample_record)
+
+
+class ProgressBar:
+    """``[#####.....]  45%  300/658 frames`` on a stream, redrawn in place."""
+
+    def __init__(self, label: str, stream: TextIO | None = None, width: int = 30) -> None:
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        self.width = width
+
+    def __call__(self, done: int, total: int) -> None:
+        total = max(total, 1)
+        filled = round(self.width * min(done, total) / total)
+        bar = "#" * filled + "." * (self.width - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {100 * done // total:3d}%  {done}/{total}")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _markers(args: argparse.Namespace) -> int:
+    from vision.calibration import default_geometry, load_table, write_marker_sheet
+
+    geometry = load_table(args.table) if args.table else default_geometry()
+    path = write_marker_sheet(geometry, args.out, dpi=args.dpi)
+    ids = ", ".join(str(m.id) for m in geometry.markers)
+    print(f"wrote {path}: markers {ids} ({geometry.dictionary}); print at 100% scale")
+    return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    import cv2
+    import numpy as np
+
+    from vision.calibration import (
+        annotate_calibration,
+        calibrate,
+        default_geometry,
+        load_table,
+        save_table,
+    )
+    from vision.errors import ImageReadError
+
+    raw = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
+    if raw is None:
+        raise ImageReadError(f"{args.image}: cannot be read as an image")
+    image = np.asarray(raw, dtype=np.uint8)
+    geometry = load_table(args.table) if args.table else default_geometry(args.seats)
+    result = calibrate(image, geometry)
+    save_table(result.geometry, args.out)
+    found = ", ".join(str(d.id) for d in result.detections)
+    print(f"wrote {args.out}: markers {found} found, rms {result.rms_mm:.2f} mm")
+    if result.missing_ids:
+        print(f"warning: markers {list(result.missing_ids)} not seen", file=sys.stderr)
+    if args.annotate:
+        if not cv2.imwrite(str(args.annotate), annotate_calibration(image, result)):
+            raise ImageReadError(f"{args.annotate}: cannot write an image there")
+        print(f"wrote {args.annotate}")
+    return 0
+
+
+def _charuco(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.calibration import CharucoSpec, charuco_board_image
+    from vision.errors import ImageReadError
+
+    spec = CharucoSpec()
+    if not cv2.imwrite(str(args.out), charuco_board_image(spec, px_per_mm=300 / 25.4)):
+        raise ImageReadError(f"{args.out}: cannot write an image there")
+    print(
+        f"wrote {args.out}: {spec.squares[0]}x{spec.squares[1]} squares of {spec.square_mm:g} mm "
+        "at 300 dpi; print at 100% and glue it flat"
+    )
+    return 0
+
+
+def _lens(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    import cv2
+    import numpy as np
+
+    from vision.calibration import calibrate_lens, default_geometry, load_table, save_table
+    from vision.errors import ImageReadError
+
+    images = []
+    for path in args.images:
+        raw = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if raw is None:
+            raise ImageReadError(f"{path}: cannot be read as an image")
+        images.append(np.asarray(raw, dtype=np.uint8))
+    lens = calibrate_lens(images)
+    geometry = load_table(args.table) if args.table else default_geometry()
+    save_table(replace(geometry, lens=lens, homography=None, image_size=None), args.out)
+    print(
+        f"wrote {args.out}: lens rms {lens.rms_px:.2f} px; run 'vision calibrate --table "
+        f"{args.out}' next (the homography must be fitted again through the lens model)"
+    )
+    return 0
+
+
+def _track(args: argparse.Namespace) -> int:
+    from vision.errors import VisionError
+    from vision.tracking import Recognizer, track_fixture
+
+    recognize: Recognizer | None = None
+    if not args.oracle:
+        import importlib
+
+        try:
+            identify = importlib.import_module("vision.recognition").identify
+        except (ImportError, AttributeError) as exc:
+            raise VisionError(
+                "the recogniser (vision.recognition.identify) is not available: use --oracle "
+                "on a rendered fixture"
+            ) from exc
+        recognize = identify
+    result = track_fixture(args.fixture, recognize=recognize)
+    for e in result.events:
+        if args.json:
+            print(json.dumps(e.to_json()))
+        else:
+            print(f"{e.t:8.2f}  {e.kind:<14} {_describe(e.to_json())}")
+    return 0
+
+
+def _describe(data: dict[str, object]) -> str:
+    skip = {"event", "t", "corners", "coords"}
+    return " ".join(f"{k}={v}" for k, v in data.items() if k not in skip)
+
+
+def _render_record(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from vision.fixture import render_fixture
+    from vision.render.scene import RenderParams, sweep_params
+    from vision.render.tiles import RenderError
+
+    try:
+        record = json.loads(args.record.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise RenderError(f"{args.record}: not JSON: {exc}") from exc
+    params = RenderParams()
+    if args.params:
+        params = RenderParams.from_json(json.loads(args.params.read_text(encoding="utf-8")))
+    if args.sweep is not None:
+        params = sweep_params(args.sweep, args.seed, params)
+    overrides = {k: getattr(args, k) for k in ("width", "height", "fps") if getattr(args, k)}
+    if overrides:
+        params = replace(params, **overrides)
+    progress = None if args.quiet else ProgressBar("rendering")
+    info = render_fixture(record, args.out, seed=args.seed, params=params, progress=progress)
+    print(
+        f"wrote {info.out_dir}: {info.video.name} {info.width}x{info.height} "
+        f"{info.frames} frames ({info.duration_s:.1f} s, {info.video_bytes / 1e6:.1f} MB), "
+        f"{info.hands} hand(s), {info.moves} moves, rendered in {info.render_s:.1f} s"
+    )
+    return 0
+
+
+def _render_stills(args: argparse.Namespace) -> int:
+    from vision.render.stills import render_stills
+
+    progress = None if args.quiet else ProgressBar("rendering stills")
+    paths = render_stills(
+        args.out, args.count, seed=args.seed, sweep=not args.no_sweep, progress=progress
+    )
+    print(f"wrote {len(paths)} scenes to {args.out} (NNNN.png + NNNN.json)")
+    return 0
+
+
+def _export_stills(args: argparse.Namespace) -> int:
+    from vision.render.stills import export_fixture_stills
+
+    paths = export_fixture_stills(args.fixture, args.out)
+    print(f"wrote {len(paths)} still scenes to {args.out} (with recognition-truth.json)")
+    return 0
+
+
+def _sample_record(args: argparse.Namespace) -> int:
+    from vision.render.sample import sample_record
+
+    record = sample_record(args.seed, rules=args.rules)
+    args.out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}: {len(record['hands'][0]['moves'])} moves")
+    return 0

@@ -1,0 +1,331 @@
+"""Frame sources: a camera, a video file, a folder of stills, the Pi camera, behind one Protocol.
+
+Every source yields :class:`Frame` values (BGR ``uint8`` image, a time in seconds, a running index)
+and is a context manager. Recorded media (video, stills) are timed by their own timeline
+(``index / fps``) so a replay is exact; live cameras are timed by an injected :class:`Clock`.
+A camera that disappears raises :class:`~vision.errors.FrameSourceError`; a video that is cut or
+corrupt part-way ends cleanly (with a warning in the log), never with a crash.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol, Self, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import FrameSourceError
+
+log = logging.getLogger(__name__)
+
+Image = npt.NDArray[np.uint8]
+
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
+
+
+class Clock(Protocol):
+    """Where live sources read the time from (seconds, monotonic)."""
+
+    def now(self) -> float: ...
+
+
+class MonotonicClock:
+    """The real clock: ``time.monotonic``."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+
+@dataclass(slots=True)
+class FakeClock:
+    """A clock for tests and replays: it only moves when told to.
+
+    ``step`` is added after every :meth:`now` call, so a live source driven by it produces evenly
+    spaced timestamps without any sleeping.
+    """
+
+    t: float = 0.0
+    step: float = 0.0
+
+    def now(self) -> float:
+        current = self.t
+        self.t += self.step
+        return current
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+    def set(self, seconds: float) -> None:
+        self.t = seconds
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One picture: ``image`` is BGR ``uint8`` of shape ``(h, w, 3)``."""
+
+    image: Image
+    t_seconds: float
+    index: int
+
+
+@runtime_checkable
+class FrameSource(Protocol):
+    """Anything that yields frames in order and can be closed (and used in a ``with``)."""
+
+    def __iter__(self) -> Iterator[Frame]: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+
+class _Closing:
+    """Context-manager plumbing shared by the sources."""
+
+    def close(self) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _as_bgr(image: Any) -> Image:
+    """Grey or BGRA frames become 3-channel BGR ``uint8``."""
+    import cv2
+
+    arr = np.asarray(image)
+    if arr.dtype != np.uint8:
+        raise FrameSourceError(f"unsupported frame dtype {arr.dtype}")
+    if arr.ndim == 2:
+        return np.asarray(cv2.cvtColor(arr, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    if arr.ndim == 3 and arr.shape[2] == 4:
+        return np.asarray(cv2.cvtColor(arr, cv2.COLOR_BGRA2BGR), dtype=np.uint8)
+    if arr.ndim == 3 and arr.shape[2] == 3:
+        return arr
+    raise FrameSourceError(f"unsupported frame shape {arr.shape}")
+
+
+class VideoFileSource(_Closing):
+    """A video file read with OpenCV; timestamps are ``index / fps`` of the file.
+
+    A file that cannot be opened raises :class:`FrameSourceError` at construction; a stream that
+    breaks part-way ends the iteration (logged), so a replay of a cut recording still finishes.
+    """
+
+    def __init__(self, path: str | Path, *, fps: float | None = None) -> None:
+        import cv2
+
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise FrameSourceError(f"video {self.path}: no such file")
+        self._cap = cv2.VideoCapture(str(self.path))
+        if not self._cap.isOpened():
+            self._cap.release()
+            raise FrameSourceError(f"video {self.path}: cannot be opened (corrupt? codec?)")
+        file_fps = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
+        self.fps = fps if fps is not None else (file_fps if 0.0 < file_fps < 1000.0 else 30.0)
+        self.frame_count = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        self._closed = False
+
+    def __iter__(self) -> Iterator[Frame]:
+        index = 0
+        while not self._closed:
+            ok, image = self._cap.read()
+            if not ok or image is None:
+                if self.frame_count and index < self.frame_count - 1:
+                    log.warning(
+                        "video %s ended early at frame %d of %d", self.path, index, self.frame_count
+                    )
+                return
+            yield Frame(_as_bgr(image), index / self.fps, index)
+            index += 1
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._cap.release()
+
+
+class ImageSequenceSource(_Closing):
+    """A folder of stills in sorted file-name order, timed ``index / fps``.
+
+    An unreadable still raises :class:`FrameSourceError` naming it (a recorded sequence with a
+    hole is a broken recording, not a silent gap), unless ``skip_unreadable`` is set.
+    """
+
+    def __init__(
+        self,
+        folder: str | Path,
+        *,
+        fps: float = 1.0,
+        clock: Clock | None = None,
+        skip_unreadable: bool = False,
+    ) -> None:
+        self.folder = Path(folder)
+        if not self.folder.is_dir():
+            raise FrameSourceError(f"image folder {self.folder}: not a directory")
+        if fps <= 0:
+            raise FrameSourceError(f"image folder {self.folder}: fps must be positive, got {fps}")
+        self.paths: Sequence[Path] = sorted(
+            p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()
+        )
+        if not self.paths:
+            raise FrameSourceError(f"image folder {self.folder}: no images")
+        self.fps = fps
+        self._clock = clock
+        self._skip = skip_unreadable
+        self._closed = False
+
+    def __iter__(self) -> Iterator[Frame]:
+        import cv2
+
+        index = 0
+        for path in self.paths:
+            if self._closed:
+                return
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                if self._skip:
+                    log.warning("skipping unreadable image %s", path)
+                    continue
+                raise FrameSourceError(f"image {path}: cannot be read or decoded")
+            t = self._clock.now() if self._clock is not None else index / self.fps
+            yield Frame(_as_bgr(image), t, index)
+            index += 1
+
+    def close(self) -> None:
+        self._closed = True
+
+
+@dataclass(slots=True)
+class CameraSource(_Closing):
+    """A live camera through ``cv2.VideoCapture`` (a device index or a device/stream path).
+
+    Frames are stamped with ``clock.now()``. ``max_failures`` consecutive failed reads mean the
+    camera is gone: :class:`FrameSourceError` (callers show it, reconnect or stop).
+    """
+
+    device: int | str
+    clock: Clock = field(default_factory=MonotonicClock)
+    width: int | None = None
+    height: int | None = None
+    fps: float | None = None
+    max_failures: int = 10
+    _cap: Any = field(init=False, default=None)
+    _closed: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        import cv2
+
+        self._cap = cv2.VideoCapture(self.device)
+        if not self._cap.isOpened():
+            self._cap.release()
+            raise FrameSourceError(f"camera {self.device!r}: cannot be opened")
+        if self.width:
+            self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
+        if self.height:
+            self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
+        if self.fps:
+            self._cap.set(cv2.CAP_PROP_FPS, self.fps)
+
+    def __iter__(self) -> Iterator[Frame]:
+        index = 0
+        failures = 0
+        while not self._closed:
+            try:
+                ok, image = self._cap.read()
+            except Exception as exc:  # a driver error is the camera going away
+                raise FrameSourceError(f"camera {self.device!r}: read failed: {exc}") from exc
+            if not ok or image is None:
+                failures += 1
+                if failures >= self.max_failures:
+                    raise FrameSourceError(
+                        f"camera {self.device!r}: no frame in {failures} reads (disconnected?)"
+                    )
+                continue
+            failures = 0
+            yield Frame(_as_bgr(image), self.clock.now(), index)
+            index += 1
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._cap.release()
+
+
+class PiCameraSource(_Closing):
+    """The Raspberry Pi camera through ``picamera2`` (optional extra ``domino-table[pi]``)."""
+
+    def __init__(self, *, clock: Clock | None = None, width: int = 1280, height: int = 720) -> None:
+        try:
+            from picamera2 import Picamera2
+        except ImportError as exc:
+            raise FrameSourceError(
+                "picamera2 is not installed (pip install 'domino-table[pi]' on the Pi)"
+            ) from exc
+        self._clock: Clock = clock if clock is not None else MonotonicClock()
+        try:
+            self._cam = Picamera2()
+            config = self._cam.create_video_configuration(
+                main={"size": (width, height), "format": "BGR888"}
+            )
+            self._cam.configure(config)
+            self._cam.start()
+        except Exception as exc:
+            raise FrameSourceError(f"Pi camera: cannot be started: {exc}") from exc
+        self._closed = False
+
+    def __iter__(self) -> Iterator[Frame]:
+        index = 0
+        while not self._closed:
+            try:
+                image = self._cam.capture_array()
+            except Exception as exc:
+                raise FrameSourceError(f"Pi camera: capture failed: {exc}") from exc
+            yield Frame(_as_bgr(image), self._clock.now(), index)
+            index += 1
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._cam.stop()
+            self._cam.close()
+
+
+def open_source(
+    spec: str | int | Path, *, clock: Clock | None = None, fps: float | None = None
+) -> FrameSource:
+    """Open a source from a user's spec: ``0`` or ``/dev/video0`` (camera), ``picamera``,
+    a folder of stills, or a video file."""
+    if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):
+        return CameraSource(int(spec), clock=clock or MonotonicClock(), fps=fps)
+    text = str(spec)
+    if text == "picamera":
+        return PiCameraSource(clock=clock)
+    if text.startswith("/dev/video"):
+        return CameraSource(text, clock=clock or MonotonicClock(), fps=fps)
+    path = Path(text)
+    if path.is_dir():
+        return ImageSequenceSource(path, fps=fps or 1.0, clock=clock)
+    return VideoFileSource(path, fps=fps)
