@@ -152,6 +152,10 @@ def play_hand(
         if not (on_left or on_right):
             moves.append(turn)
             pase_passes += 1
+            if pase_passes == n:
+                # Nobody could play after the opening tile (some tiles are out of play).
+                outcome = HandEnd.BLOCK
+                break
             turn = after[turn]
             continue
         seat = turn
