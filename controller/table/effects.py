@@ -1,0 +1,58 @@
+"""What a step of the table session asks the world to do. The runtime carries them out; the
+session itself does nothing but return them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_bridge.types import LedState
+
+Pips = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class DomainEvent:
+    """One entry of the ``events`` stream: numbered by ``seq`` with no gaps."""
+
+    seq: int
+    t: float
+    kind: str
+    data: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        from controller.table.snapshot import event_json
+
+        return event_json(self)
+
+
+@dataclass(frozen=True, slots=True)
+class SetLeds:
+    """The desired state of every seat LED (set as a whole, idempotent)."""
+
+    states: tuple[LedState, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Emit:
+    event: DomainEvent
+
+
+@dataclass(frozen=True, slots=True)
+class PublishState:
+    """The full snapshot after the step (a plain JSON-able dict)."""
+
+    snapshot: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectVision:
+    """A person fixed a misread: the scene tracker should now know the tile read as ``read_as``
+    as ``actual`` (so its open end follows)."""
+
+    read_as: Pips
+    actual: Pips
+
+
+Effect = SetLeds | Emit | PublishState | CorrectVision

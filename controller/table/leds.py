@@ -1,0 +1,62 @@
+"""What each seat LED shows, from the state alone (so a restart restores it exactly).
+
+- turn: solid green at the seat whose turn it is;
+- who leads (nobody said yet, line empty): the seats that may lead pulse white;
+- turn not known yet (leader unknown after the opening tile): every seat pulses white dimly;
+- a problem at a seat (illegal tile): that seat blinks red; a problem nobody owns (two tiles
+  at once, a tile taken from the line, an undone tile to take back): every seat blinks red;
+- reveal: seats whose tiles are still to be shown pulse amber; a failed check: all blink amber;
+- match over: the winning side solid green.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from firmware_bridge.types import LedState, Pattern
+
+if TYPE_CHECKING:
+    from controller.table.state import TableState
+
+OFF = LedState()
+TURN = LedState(0, 200, 0, Pattern.SOLID)
+LEAD = LedState(160, 160, 160, Pattern.PULSE)
+UNKNOWN = LedState(40, 40, 40, Pattern.PULSE)
+PROBLEM = LedState(255, 0, 0, Pattern.BLINK)
+REVEAL = LedState(255, 140, 0, Pattern.PULSE)
+CHECK_FAILED = LedState(255, 140, 0, Pattern.BLINK)
+WINNER = LedState(0, 200, 0, Pattern.SOLID)
+
+
+def leds_of(state: TableState) -> tuple[LedState, ...]:
+    from controller.table.session import reveal_status
+
+    ms = state.match
+    if ms is None:
+        return ()
+    n = ms.rules.seats
+    hs = ms.hand
+    if hs is None:
+        winner = ms.winner
+        return tuple(
+            WINNER if winner is not None and ms.rules.side_of(s) == winner else OFF
+            for s in range(n)
+        )
+    if hs.blocked:
+        owned = {s.seat for s in hs.strays if s.seat is not None}
+        unowned = bool(hs.missing or hs.take_back or any(s.seat is None for s in hs.strays))
+        return tuple(PROBLEM if unowned or s in owned else OFF for s in range(n))
+    eng = hs.engine
+    if eng.over:
+        status = reveal_status(ms, hs)
+        if status.status == "failed":
+            return (CHECK_FAILED,) * n
+        return tuple(
+            REVEAL if hs.reveals[s] is None and eng.counts[s] > 0 else OFF for s in range(n)
+        )
+    if eng.line.empty and not hs.leader_known:
+        return tuple(LEAD if s in hs.leaders else OFF for s in range(n))
+    if not hs.leader_known:
+        return (UNKNOWN,) * n
+    turn = eng.turn if eng.turn is not None else eng.leader
+    return tuple(TURN if s == turn else OFF for s in range(n))

@@ -1,0 +1,180 @@
+"""The JSON shapes the table publishes: the full state snapshot (MQTT ``state``, retained) and
+domain events (MQTT ``events``). Every field name lives in this module, so aligning them with the
+MQTT/scoreboard schema is a change here only.
+
+Snapshot (``schema`` = :data:`SCHEMA`)::
+
+    {"schema", "seq", "table", "t",
+     "match": null | {"rules", "options", "target", "seats": [names],
+                      "sides": [{"side", "seats", "names", "score"}],
+                      "hand_no", "hands_played", "winner", "over",
+                      "score_history": [{"hand", "result", "winner", "points", "totals"}]},
+     "hand": null | {"number", "phase", "waiting", "waiting_for", "leader", "leader_known",
+                     "leaders", "turn", "line": [{"tile", "pips", "end", "seat", "double",
+                     "move"}] (left to right, pips as they read left to right),
+                     "ends", "counts", "boneyard", "moves", "passes": [{"seat", "move"}],
+                     "last_move", "lacks": [[numbers] per seat], "renuncios", "bonuses",
+                     "awarded", "outcome",
+                     "reveal": null | {"status", "message", "tiles": [[tile] | null per seat]}},
+     "alerts": [{"kind", "message", "seat", "blocking"}],
+     "device": {"link": "up" | "down", "detail", "leds": ["solid:#00c800", ...]}}
+
+Events: ``{"seq", "t", "kind", ...data}``; kinds: match_started, hand_started, tile_played,
+pass, draw, leader_known, renuncio, pase_corrido, capicua, going_out, end_score, hand_over,
+reveal, reveal_rejected, hand_end, match_end, misread, correction, undo, tile_removed,
+tile_restored, tile_taken_back, alert, alert_cleared, device.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from controller.rules.line import End
+from controller.rules.moves import Pass, Play
+from controller.rules.record import move_to_json
+
+if TYPE_CHECKING:
+    from controller.rules.hand import Hand
+    from controller.table.effects import DomainEvent
+    from controller.table.state import HandState, MatchState, TableState
+
+SCHEMA = "domino-table/state/1"
+
+
+def event_json(event: DomainEvent) -> dict[str, Any]:
+    return {"seq": event.seq, "t": round(event.t, 3), "kind": event.kind, **event.data}
+
+
+def snapshot(state: TableState) -> dict[str, Any]:
+    from controller.table.session import alert_json, problems
+
+    ms = state.match
+    return {
+        "schema": SCHEMA,
+        "seq": state.seq,
+        "table": state.table,
+        "t": round(state.t, 3),
+        "match": None if ms is None else _match(ms),
+        "hand": None if ms is None or ms.hand is None else _hand(ms, ms.hand),
+        "alerts": [alert_json(a) for a in problems(state)],
+        "device": {
+            "link": "up" if state.link_up else "down",
+            "detail": state.link_detail,
+            "leds": [str(led) for led in state.leds],
+        },
+    }
+
+
+def _match(ms: MatchState) -> dict[str, Any]:
+    rules = ms.rules
+    totals = ms.totals
+    history = []
+    running = [0] * rules.sides
+    for r in ms.results:
+        running = [a + b for a, b in zip(running, r.points, strict=True)]
+        history.append(
+            {
+                "hand": r.number + 1,
+                "result": r.result.value,
+                "winner": r.winner,
+                "points": list(r.points),
+                "totals": list(running),
+            }
+        )
+    winner = ms.winner
+    return {
+        "rules": rules.preset,
+        "options": rules.overrides(),
+        "target": rules.target,
+        "seats": list(ms.seat_names),
+        "sides": [
+            {
+                "side": side,
+                "seats": list(rules.seats_of(side)),
+                "names": [ms.seat_names[s] for s in rules.seats_of(side)],
+                "score": totals[side],
+            }
+            for side in range(rules.sides)
+        ],
+        "hand_no": len(ms.results) + (1 if ms.hand is not None else 0),
+        "hands_played": len(ms.results),
+        "winner": winner,
+        "over": winner is not None,
+        "score_history": history,
+    }
+
+
+def line_json(eng: Hand) -> list[dict[str, Any]]:
+    """The line from its left end to its right end."""
+    left: list[dict[str, Any]] = []
+    right: list[dict[str, Any]] = []
+    numbers = {m.tile: i + 1 for i, m in enumerate(eng.moves) if isinstance(m, Play)}
+    for p in eng.line.placements:
+        inner = p.tile.other(p.outer)
+        item: dict[str, Any] = {
+            "tile": str(p.tile),
+            "end": "first" if p.end is None else p.end.value,
+            "seat": p.seat,
+            "double": p.tile.is_double,
+            "move": numbers.get(p.tile),
+        }
+        if p.end is None:
+            item["pips"] = [inner, p.outer]
+            left.insert(0, item)
+        elif p.end is End.LEFT:
+            item["pips"] = [p.outer, inner]
+            left.insert(0, item)
+        else:
+            item["pips"] = [inner, p.outer]
+            right.append(item)
+    # left holds the left arm reversed with the opening tile last: put it in reading order
+    return left + right
+
+
+def _hand(ms: MatchState, hs: HandState) -> dict[str, Any]:
+    from controller.table.session import reveal_status
+
+    eng = hs.engine
+    if eng.over:
+        phase = "reveal"
+    elif eng.line.empty:
+        phase = "lead"
+    else:
+        phase = "play"
+    passes = [
+        {"seat": m.seat, "move": i + 1} for i, m in enumerate(hs.moves) if isinstance(m, Pass)
+    ]
+    last = None
+    if hs.moves:
+        last = {"move": len(hs.moves), **move_to_json(hs.moves[-1])}
+    reveal = None
+    if eng.over:
+        status = reveal_status(ms, hs)
+        reveal = {
+            "status": status.status,
+            "message": status.message,
+            "tiles": [None if r is None else [str(t) for t in r] for r in hs.reveals],
+        }
+    return {
+        "number": hs.number + 1,
+        "phase": phase,
+        "waiting": hs.blocked,
+        "waiting_for": hs.waiting_for() or None,
+        "leader": eng.leader if hs.leader_known else None,
+        "leader_known": hs.leader_known,
+        "leaders": sorted(hs.leaders),
+        "turn": eng.turn if hs.leader_known else None,
+        "line": line_json(eng),
+        "ends": {e.value: n for e, n in eng.line.open_ends.items()},
+        "counts": list(eng.counts),
+        "boneyard": eng.boneyard_count,
+        "moves": len(hs.moves),
+        "passes": passes,
+        "last_move": last,
+        "lacks": [eng.lacks(s) for s in range(ms.rules.seats)],
+        "renuncios": [r.to_json() for r in eng.renuncios],
+        "bonuses": [b.to_json() for b in eng.bonuses],
+        "awarded": list(eng.awarded),
+        "outcome": None if eng.outcome is None else eng.outcome.value,
+        "reveal": reveal,
+    }
