@@ -3,8 +3,207 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+DEFAULT_FIXTURE = Path(__file__).resolve().parent.parent / "vision" / "fixtures" / "latin-hand"
+
+_LIVE_NOTE = (
+    "MQTT and the scoreboard are passed to controller.runtime.live_hooks, which does nothing "
+    "until the live code lands"
+)
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     """Add runtime sub-commands."""
+    demo = sub.add_parser(
+        "demo",
+        help="run the whole table pipeline on a recorded fixture (no hardware)",
+        description=(
+            "Plays a recorded fixture through the controller: the video through the scene "
+            "watcher, buttons.jsonl pressed on the simulated seat device (a pty read by the real "
+            "bridge), the table session and its journal. Shows moves and scores as they are read. "
+            f"{_LIVE_NOTE}."
+        ),
+    )
+    demo.add_argument("--fixture", type=Path, default=None, help="fixture directory")
+    demo.add_argument("--broker", default=None, help=f"MQTT broker URL ({_LIVE_NOTE})")
+    demo.add_argument("--http-port", type=int, default=None, help=f"scoreboard port ({_LIVE_NOTE})")
+    demo.add_argument("--speed", type=float, default=1.0, help="replay speed factor (default 1)")
+    demo.add_argument(
+        "--exit-when-done",
+        action="store_true",
+        help="print the final match result as JSON (the shape of replay --json) and exit 0",
+    )
+    demo.add_argument("--journal", type=Path, default=None, help="journal file (resumes it)")
+    demo.add_argument("--table", default="table-1", help="table id")
+    demo.add_argument(
+        "--buttons",
+        choices=("pty", "direct"),
+        default="pty",
+        help="press the fixture's buttons on the simulated device (pty) or feed them directly",
+    )
+    demo.add_argument(
+        "--recogniser",
+        choices=("auto", "identify", "oracle"),
+        default="auto",
+        help="auto: vision.recognition when present, else the fixture's truth oracle",
+    )
+    demo.add_argument("--rules", default=None, help="preset when the fixture has no truth.json")
+    demo.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    demo.set_defaults(handler=_demo)
+
+    run = sub.add_parser(
+        "run",
+        help="run the table on real hardware (camera, seat device, broker) from a TOML config",
+    )
+    run.add_argument("--config", type=Path, required=True, help="TOML config file")
+    run.add_argument("--check", action="store_true", help="validate the config and hardware only")
+    run.set_defaults(handler=_run)
+
+    record = sub.add_parser(
+        "record", help="record the camera and the seat device into a fixture directory"
+    )
+    record.add_argument("--out", type=Path, required=True, help="fixture directory to write")
+    record.add_argument("--config", type=Path, default=None, help="TOML config (camera, serial)")
+    record.add_argument("--camera", default=None, help="camera index or device (overrides config)")
+    record.add_argument("--serial", default=None, help="seat device port (overrides config)")
+    record.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    record.set_defaults(handler=_record)
+
+
+def describe_event(event: Mapping[str, Any], seats: list[str] | None = None) -> str | None:
+    """One progress line for an event, or None for those not worth a line."""
+    kind = event.get("kind")
+
+    def who(seat: object) -> str:
+        if isinstance(seat, int) and seats and 0 <= seat < len(seats):
+            known = "" if event.get("seat_known", True) else "?"
+            return f"{seats[seat]}{known}"
+        return f"seat {seat}"
+
+    if kind == "tile_played":
+        end = f" at {event['end']}" if event.get("end") else ""
+        return f"  move {event['move']:>2}: {who(event['seat'])} plays {event['play']}{end}"
+    if kind == "pass":
+        return f"  move {event['move']:>2}: {who(event['seat'])} passes"
+    if kind == "draw":
+        return f"  move {event['move']:>2}: {who(event['seat'])} draws {event['draw']}"
+    if kind == "hand_started":
+        return f"hand {event['hand']} (leaders {event['leaders']})"
+    if kind == "leader_known":
+        return f"  seat {event['leader']} led this hand ({event['how']}): seats settled"
+    if kind == "hand_over":
+        return f"  hand over: {event['outcome']}; tiles left {event['counts']}: reveal them"
+    if kind == "reveal":
+        return f"  seat {event['seat']} shows {' '.join(event['tiles']) or 'nothing'}"
+    if kind == "hand_end":
+        return (
+            f"hand {event['hand']} scored: {event['result']}, side {event['winner']} wins "
+            f"{event['points']}; totals {event['totals']}"
+        )
+    if kind == "match_end":
+        return f"match over: side {event['winner']} wins {event['totals']}"
+    if kind in ("renuncio", "pase_corrido", "capicua", "end_score", "correction", "undo"):
+        return f"  {kind}: " + ", ".join(
+            f"{k}={v}" for k, v in event.items() if k not in ("seq", "t", "kind")
+        )
+    if kind == "alert":
+        return f"  ALERT ({event.get('kind')}): {event.get('message')}"
+    if kind == "device":
+        return f"  seat device {event['link']}: {event['detail']}"
+    return None
+
+
+def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
+    import json
+    import tempfile
+
+    from controller.journal import Journal
+    from controller.runtime import MemoryPublisher, SystemClock, TableRuntime
+    from controller.runtime.fixture import run_fixture
+    from controller.runtime.live_hooks import start_live
+    from controller.runtime.publisher import FanoutPublisher, Publisher
+    from controller.table import result_json
+
+    err = err or sys.stderr
+    fixture = args.fixture or DEFAULT_FIXTURE
+    live = start_live(broker=args.broker, http_port=args.http_port, table=args.table)
+    quiet = args.quiet
+    if not quiet:
+        print(f"demo: fixture {fixture}", file=err)
+        print(f"demo: {live.note}", file=err)
+    memory = MemoryPublisher()
+    publishers: list[Publisher] = [memory]
+    if live.publisher is not None:
+        publishers.append(live.publisher)
+    seats: list[str] = []
+
+    def show(event: Mapping[str, Any]) -> None:
+        if event.get("kind") == "match_started":
+            seats[:] = list(event.get("seats", []))
+        line = describe_event(event, seats)
+        if line and not quiet:
+            print(line, file=err, flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="domino-demo-") as tmp:
+        path = args.journal or Path(tmp) / "journal.sqlite"
+        with Journal(path, table=args.table) as journal:
+            runtime = TableRuntime(
+                table=args.table,
+                journal=journal,
+                publisher=FanoutPublisher(publishers),
+                on_event=show,
+            )
+            if runtime.restored_inputs and not quiet:
+                print(
+                    f"demo: resumed from {path} ({runtime.restored_inputs} inputs replayed)",
+                    file=err,
+                )
+            if runtime.state.match is not None:
+                seats[:] = list(runtime.state.match.seat_names)
+            runtime.start()
+            try:
+                report = run_fixture(
+                    fixture,
+                    runtime,
+                    clock=SystemClock(),
+                    speed=args.speed,
+                    buttons=args.buttons,
+                    recogniser=args.recogniser,
+                    preset=args.rules,
+                )
+            finally:
+                runtime.stop()
+                live.stop()
+            if not quiet:
+                print(
+                    f"demo: {report.frames} frames, {report.fed} inputs fed "
+                    f"({report.skipped} already journaled), recogniser: {report.recogniser}",
+                    file=err,
+                )
+            result = result_json(runtime.state)
+    if args.exit_when_done:
+        print(json.dumps(result, indent=2))
+        return 0
+    if not quiet:
+        print(f"demo: totals {result['totals']}, winner {result['winner']}", file=err)
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from controller.runtime.hardware import load_config, run_table
+
+    config = load_config(args.config)
+    return run_table(config, check_only=args.check)
+
+
+def _record(args: argparse.Namespace) -> int:
+    from controller.runtime.hardware import RunConfig, load_config, record_fixture
+
+    config = load_config(args.config) if args.config else RunConfig()
+    return record_fixture(
+        config, args.out, camera=args.camera, serial=args.serial, seconds=args.seconds
+    )

@@ -1,0 +1,304 @@
+"""Run a recorded fixture through the whole pipeline: video -> scene watcher -> session, and the
+fixture's ``buttons.jsonl`` pressed on the simulated seat device (a pty, read by the real bridge)
+or fed straight in. Paced by ``speed`` on an injected clock; resumes after what the journal
+already holds (the fixture is replayed from its start to rebuild the tracker, but inputs already
+journaled are not fed again)."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import logging
+import queue
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from controller.runtime.adapters import device_input, scene_inputs
+from controller.runtime.core import Clock, TableRuntime, TableRuntimeError
+from controller.table import CorrectVision, NewMatch, TableInput
+
+log = logging.getLogger(__name__)
+
+ButtonMode = Literal["pty", "direct"]
+RecogniserChoice = Literal["auto", "identify", "oracle"]
+#: how long a press on the simulated device may take to come through the bridge
+PRESS_TIMEOUT_S = 10.0
+LINK_TIMEOUT_S = 10.0
+
+
+@dataclass(slots=True)
+class FixtureRun:
+    """What a fixture run did (for the CLI's summary and the benchmarks)."""
+
+    recogniser: str
+    frames: int = 0
+    fed: int = 0
+    skipped: int = 0
+    presses: int = 0
+    #: seconds from a settled frame's arrival to its new state being published
+    settle_to_state_s: list[float] = field(default_factory=list)
+
+
+def pick_recogniser(
+    fixture: Path, choice: RecogniserChoice, clock: Any
+) -> tuple[Callable[[Any], Any], str]:
+    """The real recogniser when it is importable (or asked for), else the truth oracle of a
+    rendered fixture."""
+    from vision.tracking import TruthOracle, table_region
+
+    if choice in ("auto", "identify"):
+        try:
+            identify = importlib.import_module("vision.recognition").identify
+        except ModuleNotFoundError:
+            if choice == "identify":
+                raise TableRuntimeError(
+                    "the recogniser (vision.recognition) is not in this build: use --recogniser "
+                    "oracle on a rendered fixture"
+                ) from None
+        else:
+            import functools
+
+            from vision.calibration import load_table
+
+            geometry = load_table(fixture / "table.json")
+            region = table_region(geometry)
+            return functools.partial(identify, region=region), "vision.recognition.identify"
+    truth_path = fixture / "truth.json"
+    if not truth_path.exists():
+        raise TableRuntimeError(
+            f"{fixture}: no recogniser in this build and no truth.json to stand in for it"
+        )
+    truth = json.loads(truth_path.read_text(encoding="utf-8"))
+    return TruthOracle(truth, clock), "truth oracle (truth.json; vision.recognition not in use)"
+
+
+def fixture_match(fixture: Path, preset: str | None) -> NewMatch:
+    """The match a fixture plays: from its truth record when rendered, else ``preset``."""
+    truth_path = fixture / "truth.json"
+    if preset is None and truth_path.exists():
+        record = json.loads(truth_path.read_text(encoding="utf-8")).get("record", {})
+        seats = record.get("seats")
+        return NewMatch(
+            0.0,
+            str(record.get("rules", "latin")),
+            dict(record.get("options") or {}),
+            None if seats is None else tuple(seats),
+        )
+    return NewMatch(0.0, preset or "latin")
+
+
+class _Pacer:
+    """Keeps fixture time ``t`` at wall time ``origin + t / speed`` (after catching up)."""
+
+    def __init__(self, clock: Clock, speed: float) -> None:
+        self.clock = clock
+        self.speed = speed
+        self.origin: tuple[float, float] | None = None
+
+    def wait_until(self, t: float) -> None:
+        if self.origin is None:
+            self.origin = (self.clock.now(), t)
+            return
+        wall0, t0 = self.origin
+        self.clock.sleep(wall0 + (t - t0) / self.speed - self.clock.now())
+
+
+class _Device:
+    """The simulated seat device on a pty with the real bridge reading it."""
+
+    def __init__(self, runtime: TableRuntime, seats: int) -> None:
+        from firmware_bridge.bridge import Bridge
+        from firmware_bridge.ports import SerialPortFactory
+        from firmware_bridge.sim import PtyDevice
+
+        self.runtime = runtime
+        self.device = PtyDevice(seats=seats)
+        self.device.start()
+        self.bridge = Bridge(SerialPortFactory(self.device.path), seats=seats)
+        self.bridge.start()
+        self.seats = seats
+
+    def close(self) -> None:
+        self.bridge.stop()
+        self.device.stop()
+
+    def set_leds(self, states: tuple[Any, ...]) -> None:
+        if len(states) == self.seats:
+            self.bridge.set_leds(states)
+
+    def wait_link(self, t: float) -> None:
+        from firmware_bridge.types import LinkUp
+
+        deadline = time.monotonic() + LINK_TIMEOUT_S
+        while time.monotonic() < deadline:
+            event = self._next(deadline)
+            if event is None:
+                break
+            self.runtime.feed(device_input(event, t), "device")
+            if isinstance(event, LinkUp):
+                return
+        raise TableRuntimeError("the simulated seat device never came up on its pty")
+
+    def press(self, seat: int, gesture: Any, t: float) -> None:
+        from firmware_bridge.types import ButtonGesture
+
+        self.device.press(seat, gesture)
+        deadline = time.monotonic() + PRESS_TIMEOUT_S
+        while True:
+            event = self._next(deadline)
+            if event is None:
+                raise TableRuntimeError(f"a press of seat {seat} never came through the bridge")
+            self.runtime.feed(device_input(event, t), "buttons" if _is_button(event) else "device")
+            if isinstance(event, ButtonGesture):
+                return
+
+    def drain(self, t: float) -> None:
+        while True:
+            try:
+                event = self.bridge.events.get_nowait()
+            except queue.Empty:
+                return
+            self.runtime.feed(device_input(event, t), "buttons" if _is_button(event) else "device")
+
+    def _next(self, deadline: float) -> Any:
+        try:
+            return self.bridge.events.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            return None
+
+
+def _is_button(event: object) -> bool:
+    from firmware_bridge.types import ButtonGesture
+
+    return isinstance(event, ButtonGesture)
+
+
+@contextlib.contextmanager
+def _maybe_device(runtime: TableRuntime, seats: int, mode: ButtonMode) -> Iterator[_Device | None]:
+    if mode != "pty":
+        yield None
+        return
+    device = _Device(runtime, seats)
+    previous = runtime.leds
+    runtime.leds = device.set_leds
+    try:
+        yield device
+    finally:
+        runtime.leds = previous
+        device.close()
+
+
+def run_fixture(
+    fixture: str | Path,
+    runtime: TableRuntime,
+    *,
+    clock: Clock,
+    speed: float = 1.0,
+    buttons: ButtonMode = "pty",
+    recogniser: RecogniserChoice = "auto",
+    preset: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    max_frames: int | None = None,
+) -> FixtureRun:
+    """Play ``fixture`` into ``runtime`` (which may have been restored from a journal)."""
+    from firmware_bridge.sim import load_buttons
+    from vision.calibration import load_table
+    from vision.motion import SettleDetector, SettleParams
+    from vision.sources import FakeClock as FrameClock
+    from vision.sources import VideoFileSource
+    from vision.tracking import SceneTracker, SceneWatcher, SkinOcclusion, TrackerParams
+
+    d = Path(fixture)
+    if not d.is_dir():
+        raise TableRuntimeError(f"{d}: no such fixture directory")
+    if speed <= 0:
+        raise TableRuntimeError("--speed must be positive")
+    videos = sorted(p for p in d.iterdir() if p.name.startswith("video."))
+    if not videos or not (d / "table.json").exists():
+        raise TableRuntimeError(f"{d}: a fixture needs video.* and table.json")
+    geometry = load_table(d / "table.json")
+    frame_clock = FrameClock()
+    recognize, recogniser_name = pick_recogniser(d, recogniser, frame_clock)
+    watcher = SceneWatcher(
+        recognize,
+        SceneTracker(geometry, TrackerParams()),
+        SettleDetector(SettleParams()),
+        SkinOcclusion(geometry) if geometry.calibrated else None,
+    )
+
+    def fix(c: CorrectVision) -> None:
+        watcher.tracker.correct(c.read_as, c.actual)
+
+    runtime.vision_fix = fix
+    report = FixtureRun(recogniser_name)
+    journal = runtime.journal
+    skip_vision = journal.delivered("vision") if journal is not None else 0
+    skip_buttons = journal.delivered("buttons") if journal is not None else 0
+    resume_t = runtime.state.t if runtime.state.inputs else -1.0
+    if runtime.state.match is None:
+        runtime.feed(fixture_match(d, preset), "api")
+    seats = runtime.state.match.rules.seats if runtime.state.match is not None else 4
+    script_path = d / "buttons.jsonl"
+    script = load_buttons(script_path, seats=seats) if script_path.exists() else []
+    pending = script[skip_buttons:]
+    report.skipped += skip_buttons
+    pacer = _Pacer(clock, speed)
+    vision_count = 0
+
+    with _maybe_device(runtime, seats, buttons) as device, VideoFileSource(videos[0]) as source:
+        if device is not None:
+            device.wait_link(max(resume_t, 0.0))
+            if runtime.state.leds:
+                device.set_leds(runtime.state.leds)
+
+        def press_due(until: float) -> None:
+            while pending and pending[0].t <= until:
+                p = pending.pop(0)
+                pacer.wait_until(p.t)
+                if device is not None:
+                    device.press(p.seat, p.gesture, p.t)
+                else:
+                    inp: TableInput = _button(p.t, p.seat, p.gesture)
+                    runtime.feed(inp, "buttons")
+                report.presses += 1
+
+        total = source.frame_count
+        for frame in source:
+            t = frame.t_seconds
+            press_due(t)
+            frame_clock.set(t)
+            live = t > resume_t
+            if live:
+                pacer.wait_until(t)
+            started = time.perf_counter()
+            events = watcher.feed(frame)
+            fed = False
+            for inp in scene_inputs(events):
+                vision_count += 1
+                if vision_count <= skip_vision:
+                    report.skipped += 1
+                    continue
+                runtime.feed(inp, "vision")
+                report.fed += 1
+                fed = True
+            if fed and any(type(e).__name__ == "SceneSettled" for e in events):
+                report.settle_to_state_s.append(time.perf_counter() - started)
+            if device is not None:
+                device.drain(t)
+            report.frames += 1
+            if progress is not None and report.frames % 25 == 0:
+                progress(report.frames, total)
+            if max_frames is not None and report.frames >= max_frames:
+                break
+        press_due(float("inf"))
+    return report
+
+
+def _button(t: float, seat: int, gesture: object) -> TableInput:
+    from controller.table import Button
+
+    return Button(t, seat, str(gesture))  # type: ignore[arg-type]

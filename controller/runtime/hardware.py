@@ -1,0 +1,1 @@
+"""``run`` and ``record`` on real hardware: a TOML config, validated before anything opens."""
