@@ -1,1 +1,328 @@
-"""``run`` and ``record`` on real hardware: a TOML config, validated before anything opens."""
+"""``run`` and ``record`` on real hardware: a TOML config (plus environment overrides), validated
+before anything opens; the camera and the seat device are checked up front and a missing one is a
+clear error, not a traceback.
+
+Config (every section optional except what the command needs)::
+
+    table = "table-1"
+    [camera]
+    source = "0"            # index, /dev/video0, picamera, or a video file
+    fps = 12
+    table_file = "table.json"   # calibration (vision calibrate); default geometry otherwise
+    [serial]
+    port = "auto"           # or /dev/serial/by-id/usb-MicroPython_...
+    [broker]
+    url = "mqtt://localhost:1883"
+    root = "domino/v1"
+    [rules]
+    preset = "latin"
+    options = { target = 100 }
+    seats = ["Ana", "Beto", "Carla", "Dani"]
+    [journal]
+    path = "/var/lib/domino-table/journal.sqlite"
+
+Environment: ``DOMINO_TABLE_ID``, ``DOMINO_CAMERA``, ``DOMINO_SERIAL_PORT``, ``DOMINO_BROKER_URL``,
+``DOMINO_JOURNAL`` override the file.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from controller.runtime.core import TableRuntimeError
+
+log = logging.getLogger(__name__)
+
+
+class ConfigError(TableRuntimeError, ValueError):
+    """The config file is missing, not TOML, or holds a wrong value."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfig:
+    table: str = "table-1"
+    camera: str = "0"
+    fps: float | None = None
+    table_file: Path | None = None
+    serial: str = "auto"
+    broker: str | None = None
+    topic_root: str = "domino/v1"
+    preset: str = "latin"
+    options: Mapping[str, object] = field(default_factory=dict)
+    seats: tuple[str, ...] | None = None
+    journal: Path = Path("journal.sqlite")
+
+
+_SECTIONS: dict[str, set[str]] = {
+    "camera": {"source", "fps", "table_file"},
+    "serial": {"port"},
+    "broker": {"url", "root"},
+    "rules": {"preset", "options", "seats"},
+    "journal": {"path"},
+}
+
+
+def load_config(path: Path, env: Mapping[str, str] | None = None) -> RunConfig:
+    """Read and check a config file; ``env`` (default ``os.environ``) overrides it."""
+    env = os.environ if env is None else env
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return parse_config(data, env, where=str(path), base=path.parent)
+
+
+def parse_config(
+    data: Mapping[str, Any], env: Mapping[str, str], *, where: str = "config", base: Path = Path()
+) -> RunConfig:
+    unknown = set(data) - set(_SECTIONS) - {"table"}
+    if unknown:
+        raise ConfigError(f"{where}: unknown section(s) {', '.join(sorted(unknown))}")
+    sections: dict[str, Mapping[str, Any]] = {}
+    for name, keys in _SECTIONS.items():
+        section = data.get(name, {})
+        if not isinstance(section, Mapping):
+            raise ConfigError(f"{where}: [{name}] must be a table")
+        extra = set(section) - keys
+        if extra:
+            raise ConfigError(f"{where}: [{name}] has unknown key(s) {', '.join(sorted(extra))}")
+        sections[name] = section
+
+    def text(section: str, key: str, default: str | None) -> str | None:
+        value = sections[section].get(key, default)
+        if value is not None and not isinstance(value, str | int):
+            raise ConfigError(f"{where}: [{section}] {key} must be a string")
+        return None if value is None else str(value)
+
+    table = data.get("table", "table-1")
+    if not isinstance(table, str) or not table or "/" in table or "+" in table or "#" in table:
+        raise ConfigError(f"{where}: table must be a name without '/', '+' or '#'")
+    fps = sections["camera"].get("fps")
+    if fps is not None and (not isinstance(fps, int | float) or fps <= 0):
+        raise ConfigError(f"{where}: [camera] fps must be a positive number")
+    options = sections["rules"].get("options", {})
+    if not isinstance(options, Mapping):
+        raise ConfigError(f"{where}: [rules] options must be a table")
+    seats = sections["rules"].get("seats")
+    if seats is not None and (
+        not isinstance(seats, list) or not all(isinstance(s, str) for s in seats)
+    ):
+        raise ConfigError(f"{where}: [rules] seats must be a list of names")
+    table_file = text("camera", "table_file", None)
+    config = RunConfig(
+        table=table,
+        camera=text("camera", "source", "0") or "0",
+        fps=None if fps is None else float(fps),
+        table_file=None if table_file is None else base / table_file,
+        serial=text("serial", "port", "auto") or "auto",
+        broker=text("broker", "url", None),
+        topic_root=text("broker", "root", "domino/v1") or "domino/v1",
+        preset=text("rules", "preset", "latin") or "latin",
+        options=dict(options),
+        seats=None if seats is None else tuple(seats),
+        journal=base / (text("journal", "path", "journal.sqlite") or "journal.sqlite"),
+    )
+    config = replace(
+        config,
+        table=env.get("DOMINO_TABLE_ID", config.table),
+        camera=env.get("DOMINO_CAMERA", config.camera),
+        serial=env.get("DOMINO_SERIAL_PORT", config.serial),
+        broker=env.get("DOMINO_BROKER_URL", config.broker),
+        journal=Path(env["DOMINO_JOURNAL"]) if "DOMINO_JOURNAL" in env else config.journal,
+    )
+    from controller.errors import ControllerError
+    from controller.rules.options import build_rules
+
+    try:
+        rules = build_rules(config.preset, config.options)
+    except ControllerError as exc:
+        raise ConfigError(f"{where}: [rules] {exc}") from None
+    if config.seats is not None and len(config.seats) != rules.seats:
+        raise ConfigError(
+            f"{where}: [rules] seats names {len(config.seats)} players, the rules have "
+            f"{rules.seats}"
+        )
+    if config.table_file is not None and not config.table_file.exists():
+        raise ConfigError(f"{where}: [camera] table_file {config.table_file} does not exist")
+    return config
+
+
+def _geometry(config: RunConfig) -> Any:
+    from vision.calibration import default_geometry, load_table
+
+    return load_table(config.table_file) if config.table_file else default_geometry()
+
+
+def open_camera(config: RunConfig) -> Any:
+    from vision.errors import VisionError
+    from vision.sources import open_source
+
+    try:
+        return open_source(config.camera, fps=config.fps)
+    except (VisionError, OSError) as exc:
+        raise TableRuntimeError(
+            f"camera {config.camera!r} cannot be opened: {exc} (is it plugged in? "
+            "set [camera] source or DOMINO_CAMERA)"
+        ) from None
+
+
+def serial_factory(config: RunConfig) -> Any:
+    """A port factory for the seat device, checked once now."""
+    from firmware_bridge.errors import BridgeError
+    from firmware_bridge.ports import SerialPortFactory
+
+    path = None if config.serial == "auto" else config.serial
+    factory = SerialPortFactory(path)
+    try:
+        resolved = factory.resolve()
+    except (BridgeError, OSError) as exc:
+        raise TableRuntimeError(
+            f"seat device not found: {exc} (plug it in, or set [serial] port / DOMINO_SERIAL_PORT)"
+        ) from None
+    if not os.path.exists(resolved):
+        raise TableRuntimeError(
+            f"seat device {resolved} does not exist (plug it in, or set [serial] port)"
+        )
+    return factory
+
+
+def run_table(config: RunConfig, *, check_only: bool = False) -> int:
+    """The live table: camera -> scene watcher -> session <- seat device; until interrupted."""
+    import importlib
+
+    from controller.journal import Journal
+    from controller.runtime.adapters import device_input, scene_inputs
+    from controller.runtime.core import SystemClock, TableRuntime
+    from controller.runtime.live_hooks import start_live
+    from controller.table import CorrectVision, NewMatch
+    from firmware_bridge.bridge import Bridge
+    from vision.tracking import SceneTracker, SceneWatcher, SkinOcclusion, table_region
+
+    factory = serial_factory(config)
+    geometry = _geometry(config)
+    try:
+        identify = importlib.import_module("vision.recognition").identify
+    except ModuleNotFoundError:
+        raise TableRuntimeError(
+            "the recogniser (vision.recognition) is not in this build: a real table cannot run"
+        ) from None
+    source = open_camera(config)
+    if check_only:
+        source.close()
+        print(f"config ok: camera {config.camera}, seat device {config.serial}")
+        return 0
+    import functools
+
+    clock = SystemClock()
+    start = clock.now()
+    live = start_live(broker=config.broker, http_port=None, table=config.table)
+    watcher = SceneWatcher(
+        functools.partial(identify, region=table_region(geometry)),
+        SceneTracker(geometry),
+        occluded=SkinOcclusion(geometry) if geometry.calibrated else None,
+    )
+
+    def fix(c: CorrectVision) -> None:
+        watcher.tracker.correct(c.read_as, c.actual)
+
+    with Journal(config.journal, table=config.table) as journal:
+        bridge = Bridge(factory, seats=len(config.seats or ()) or 4)
+        runtime = TableRuntime(
+            table=config.table,
+            journal=journal,
+            publisher=live.publisher,
+            leds=bridge.set_leds,
+            vision_fix=fix,
+        )
+        stop = threading.Event()
+
+        def pump() -> None:
+            import queue
+
+            while not stop.is_set():
+                try:
+                    event = bridge.events.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                kind = "buttons" if type(event).__name__ == "ButtonGesture" else "device"
+                runtime.feed(device_input(event, clock.now() - start), kind)
+
+        bridge.start()
+        runtime.start()
+        if runtime.state.match is None:
+            runtime.feed(
+                NewMatch(clock.now() - start, config.preset, config.options, config.seats), "api"
+            )
+        threading.Thread(target=pump, name="seat-events", daemon=True).start()
+        try:
+            with source:
+                for frame in source:
+                    for inp in scene_inputs(watcher.feed(frame)):
+                        runtime.feed(replace(inp, t=clock.now() - start), "vision")
+        finally:
+            stop.set()
+            bridge.stop()
+            runtime.stop()
+            live.stop()
+    return 0
+
+
+def record_fixture(
+    config: RunConfig,
+    out: Path,
+    *,
+    camera: str | None = None,
+    serial: str | None = None,
+    seconds: float | None = None,
+) -> int:
+    """Camera video and seat presses into a fixture directory (video.mp4, buttons.jsonl,
+    table.json) that ``demo --fixture`` replays."""
+    import json
+
+    config = replace(config, camera=camera or config.camera, serial=serial or config.serial)
+    factory = serial_factory(config)
+    source = open_camera(config)
+    geometry = _geometry(config)
+    out.mkdir(parents=True, exist_ok=True)
+    from firmware_bridge.bridge import Bridge
+    from firmware_bridge.types import ButtonGesture
+    from vision.calibration import save_table
+
+    save_table(geometry, out / "table.json")
+    import cv2
+
+    writer: Any = None
+    fps = config.fps or 12.0
+    start = time.monotonic()
+    with Bridge(factory) as bridge, (out / "buttons.jsonl").open("w") as buttons, source:
+        try:
+            for frame in source:
+                if writer is None:
+                    h, w = frame.image.shape[:2]
+                    writer = cv2.VideoWriter(
+                        str(out / "video.mp4"), cv2.VideoWriter.fourcc(*"mp4v"), fps, (w, h)
+                    )
+                writer.write(frame.image)
+                t = time.monotonic() - start
+                while not bridge.events.empty():
+                    event = bridge.events.get_nowait()
+                    if isinstance(event, ButtonGesture):
+                        line = {"t": round(t, 3), "seat": event.seat, "gesture": str(event.gesture)}
+                        buttons.write(json.dumps(line) + "\n")
+                if seconds is not None and t >= seconds:
+                    break
+        finally:
+            if writer is not None:
+                writer.release()
+    print(f"recorded {out} ({time.monotonic() - start:.1f} s)")
+    return 0
