@@ -111,7 +111,7 @@ def describe_event(event: Mapping[str, Any], seats: list[str] | None = None) -> 
             f"{k}={v}" for k, v in event.items() if k not in ("seq", "t", "kind")
         )
     if kind == "alert":
-        return f"  ALERT ({event.get('kind')}): {event.get('message')}"
+        return f"  ALERT ({event.get('alert')}): {event.get('message')}"
     if kind == "device":
         return f"  seat device {event['link']}: {event['detail']}"
     return None

@@ -72,7 +72,7 @@ class _Out:
         self.notices: list[Alert] = []
         self.moved = False
 
-    def event(self, kind: str, **data: Any) -> None:
+    def event(self, kind: str, /, **data: Any) -> None:
         self.events.append((kind, data))
 
     def notice(self, kind: str, message: str, seat: int | None = None) -> None:
@@ -94,12 +94,12 @@ def step(state: TableState, inp: TableInput) -> tuple[TableState, list[Effect]]:
     after = {a.key: a for a in problems(new)}
     for key, alert in after.items():
         if key not in before and alert.blocking:
-            out.event("alert", **alert_json(alert))
+            out.event("alert", **_alert_event(alert))
     for notice in out.notices:
-        out.event("alert", **alert_json(notice))
+        out.event("alert", **_alert_event(notice))
     for key, alert in before.items():
         if key not in after and alert.blocking:
-            out.event("alert_cleared", **alert_json(alert))
+            out.event("alert_cleared", **_alert_event(alert))
     effects: list[Effect] = []
     seq = state.seq
     for kind, data in out.events:
@@ -154,6 +154,16 @@ def problems(state: TableState) -> list[Alert]:
 def alert_json(alert: Alert) -> dict[str, Any]:
     return {
         "kind": alert.kind,
+        "message": alert.message,
+        "seat": alert.seat,
+        "blocking": alert.blocking,
+    }
+
+
+def _alert_event(alert: Alert) -> dict[str, Any]:
+    """An alert in an event (``kind`` there names the event, so the alert's kind is ``alert``)."""
+    return {
+        "alert": alert.kind,
         "message": alert.message,
         "seat": alert.seat,
         "blocking": alert.blocking,
@@ -306,7 +316,7 @@ def _lay(ms: MatchState, hs: HandState, laid: Laid, out: _Out) -> HandState:
         return replace(hs, strays=(*hs.strays, Stray(laid.pips, laid.end, kind, reason, seat)))
 
     if hs.blocked:
-        return stray(st.OUT_OF_TURN, f"laid while the table waits for {hs.waiting_for()}")
+        return stray(st.OUT_OF_TURN, "laid while the table waits for another tile to be put right")
     if eng.over:
         return stray(st.OUT_OF_TURN, "the hand is over: reveal the tiles left instead")
     if eng.line.empty and laid.end != "first":
@@ -610,11 +620,10 @@ def _reoriented(engine: Hand, pips: Pips, end: str, actual: Tile) -> Pips:
         return (first, actual.other(first))
     from controller.rules.line import End
 
-    joined = engine.line.open_ends.get(End(end))
-    if joined is None or not actual.has(pips[0]):
-        joined = pips[0] if actual.has(pips[0]) else actual.low
-    if joined is not None and actual.has(joined):
-        return (joined, actual.other(joined))
+    number = engine.line.open_ends.get(End(end))
+    for joined in (number, pips[0], actual.low):
+        if joined is not None and actual.has(joined):
+            return (joined, actual.other(joined))
     return (actual.low, actual.high)
 
 

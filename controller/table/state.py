@@ -79,7 +79,7 @@ class HandState:
         return bool(self.strays or self.missing or self.take_back)
 
     def waiting_for(self) -> str:
-        parts = [f"{s.tile} to be taken back ({s.reason})" for s in self.strays]
+        parts = [f"{s.tile} to be taken back" for s in self.strays]
         parts += [f"{t} to be put back on the line" for t in self.missing]
         parts += [f"{t} to be taken back (undone)" for t in self.take_back]
         return "; ".join(parts)
