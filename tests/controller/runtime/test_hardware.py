@@ -1,0 +1,91 @@
+"""``run`` and ``record``: the config is checked before anything opens, and missing hardware is a
+clear error (exit status 2), not a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+from controller.runtime.hardware import ConfigError, load_config
+
+GOOD = """
+table = "club-3"
+[camera]
+source = "/dev/video9"
+fps = 12
+[serial]
+port = "/dev/serial/by-id/usb-nothing-here"
+[broker]
+url = "mqtt://localhost:1883"
+[rules]
+preset = "latin"
+options = { target = 100 }
+seats = ["Ana", "Beto", "Carla", "Dani"]
+[journal]
+path = "journal.sqlite"
+"""
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_good_config_is_read_and_the_environment_overrides_it(tmp_path: Path) -> None:
+    path = _write(tmp_path, GOOD)
+    config = load_config(path, env={"DOMINO_BROKER_URL": "mqtt://broker:1883"})
+    assert config.table == "club-3"
+    assert config.options == {"target": 100}
+    assert config.broker == "mqtt://broker:1883"
+    assert config.journal == tmp_path / "journal.sqlite"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[camera\n", "not valid TOML"),
+        ("[lights]\non = true\n", "unknown section"),
+        ("[camera]\nzoom = 2\n", "unknown key"),
+        ('[rules]\npreset = "chess"\n', "unknown rules preset"),
+        ('[rules]\noptions = { target = "lots" }\n', "not a whole number"),
+        ('[rules]\nseats = ["Ana"]\n', "names 1 players"),
+        ("[camera]\nfps = -1\n", "fps must be a positive"),
+        ('table = "a/b"\n', "without '/'"),
+    ],
+)
+def test_a_bad_config_names_the_problem(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_config(_write(tmp_path, text), env={})
+
+
+def test_run_without_the_seat_device_fails_clearly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for key in ("DOMINO_SERIAL_PORT", "DOMINO_CAMERA"):
+        monkeypatch.delenv(key, raising=False)
+    path = _write(tmp_path, GOOD)
+    assert main(["run", "--config", str(path), "--check"]) == 2
+    err = capsys.readouterr().err
+    assert "seat device" in err and "does not exist" in err
+
+
+def test_record_without_a_camera_fails_clearly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port = tmp_path / "fake-tty"
+    port.write_text("")
+    code = main(
+        ["record", "--out", str(tmp_path / "fx"), "--camera", "/dev/video97", "--serial", str(port)]
+    )
+    assert code == 2
+    assert "camera '/dev/video97' cannot be opened" in capsys.readouterr().err
+
+
+def test_a_missing_config_file_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", "--config", str(tmp_path / "none.toml")]) == 2
+    assert "cannot read the config" in capsys.readouterr().err

@@ -1,0 +1,100 @@
+"""The runtime shell: journal first, then effects to the publisher, the LEDs and the tracker;
+a new runtime on the same journal resumes where the old one stood."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from controller.journal import Journal, JournalError
+from controller.runtime import MemoryPublisher, TableRuntime
+from controller.runtime.adapters import device_input, scene_inputs
+from controller.table import (
+    Button,
+    CorrectTile,
+    CorrectVision,
+    Laid,
+    Link,
+    NewMatch,
+    TilesLaid,
+    TileTaken,
+    snapshot,
+)
+from firmware_bridge.types import ButtonGesture, Gesture, LedState, LinkDown
+from vision.events import SceneSettled, TileAdded, TileRemoved, Unsure
+
+CORNERS = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+
+
+def test_runtime_publishes_journals_and_drives_the_leds(tmp_path: Path) -> None:
+    publisher = MemoryPublisher()
+    leds: list[tuple[LedState, ...]] = []
+    fixes: list[CorrectVision] = []
+    with Journal(tmp_path / "j.sqlite", table="t7") as journal:
+        runtime = TableRuntime(
+            table="t7",
+            journal=journal,
+            publisher=publisher,
+            leds=leds.append,
+            vision_fix=fixes.append,
+        )
+        runtime.start()
+        assert publisher.availability == [True]
+        runtime.feed(NewMatch(0.0, "latin", {}, None, 1), "api")
+        runtime.feed(TilesLaid(1.0, (Laid((6, 6), "first"),)), "vision")
+        runtime.feed(TilesLaid(2.0, (Laid((6, 4), "left"),)), "vision")
+        runtime.feed(CorrectTile(3.0, "6-3"), "api")
+        runtime.stop()
+        assert publisher.availability == [True, False]
+        kinds = [e["kind"] for e in publisher.events]
+        assert kinds[:4] == ["match_started", "hand_started", "tile_played", "tile_played"]
+        assert "correction" in kinds
+        assert [e["seq"] for e in publisher.events] == list(range(1, len(publisher.events) + 1))
+        last = publisher.last_state
+        assert last is not None and last["table"] == "t7"
+        assert last["hand"]["line"][0]["tile"] == "3-6"
+        assert fixes == [CorrectVision((6, 4), (6, 3))]
+        assert len(leds[-1]) == 4
+        assert journal.delivered("vision") == 2 and journal.delivered("api") == 2
+        assert len(journal.events()) == len(publisher.events)
+    with Journal(tmp_path / "j.sqlite", table="t7") as journal:
+        again = TableRuntime(table="t7", journal=journal)
+        assert snapshot(again.state) == snapshot(runtime.state)  # Hand compares by identity
+        assert again.restored_inputs == 4
+
+
+def test_a_journal_keeps_tables_apart(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    with Journal(path, table="a") as a:
+        TableRuntime(table="a", journal=a).feed(NewMatch(0.0, "draw"), "api")
+    with Journal(path, table="b") as b:
+        assert b.inputs() == [] and b.restore().match is None
+
+
+def test_a_file_that_is_not_a_journal_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    path.write_bytes(b"not sqlite at all" * 100)
+    try:
+        Journal(path)
+    except JournalError as exc:
+        assert "not a usable journal" in str(exc)
+    else:
+        raise AssertionError("a garbage file was taken for a journal")
+
+
+def test_tiles_added_in_one_scene_become_one_input_in_order() -> None:
+    events = [
+        SceneSettled(5.0, 3),
+        TileRemoved(5.0, (1, 2), CORNERS, "mm"),
+        TileAdded(5.0, (6, 3), "left", CORNERS, 0.0, False, "mm"),
+        TileAdded(5.0, (6, 2), "right", CORNERS, 0.0, False, "mm"),
+        Unsure(5.0, "2 tiles joined the line at once: their order is a guess"),
+    ]
+    inputs = scene_inputs(events)
+    assert inputs[0] == TileTaken(5.0, (1, 2))
+    assert inputs[1] == TilesLaid(5.0, (Laid((6, 3), "left"), Laid((6, 2), "right")))
+    assert type(inputs[2]).__name__ == "VisionUnsure"
+
+
+def test_device_events_become_inputs() -> None:
+    assert device_input(ButtonGesture(2, Gesture.LONG, 9, 1), 3.0) == Button(3.0, 2, "long")
+    assert device_input(LinkDown("heartbeat timeout"), 4.0) == Link(4.0, False, "heartbeat timeout")
