@@ -98,3 +98,11 @@ def test_tiles_added_in_one_scene_become_one_input_in_order() -> None:
 def test_device_events_become_inputs() -> None:
     assert device_input(ButtonGesture(2, Gesture.LONG, 9, 1), 3.0) == Button(3.0, 2, "long")
     assert device_input(LinkDown("heartbeat timeout"), 4.0) == Link(4.0, False, "heartbeat timeout")
+
+
+def test_bench_rows_have_the_shared_shape() -> None:
+    from controller.runtime_bench import _session_steps
+
+    (row,) = _session_steps(quick=True)
+    assert set(row) == {"name", "value", "unit", "target", "note"}
+    assert isinstance(row["value"], float) and row["value"] > 0
