@@ -13,7 +13,6 @@ right; no move is invented or dropped. See docs/runtime.md for the gesture table
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -60,6 +59,7 @@ from controller.table.state import (
 )
 
 MAX_NOTICES = 5
+NOT_CONNECTED = TableState().link_detail
 
 
 class _Out:
@@ -86,19 +86,19 @@ def initial_state(table: str = "table-1") -> TableState:
 def step(state: TableState, inp: TableInput) -> tuple[TableState, list[Effect]]:
     """Apply one input. Never raises for bad input: it becomes an alert."""
     out = _Out(inp.t)
-    before = {a.key: a for a in problems(state)}
+    before = {a.key: a for a in _derived(state)}
     new = _dispatch(state, inp, out)
     notices = () if out.moved else new.notices
     notices = (*notices, *out.notices)[-MAX_NOTICES:]
     new = replace(new, t=max(state.t, inp.t), inputs=state.inputs + 1, notices=notices)
-    after = {a.key: a for a in problems(new)}
+    after = {a.key: a for a in _derived(new)}
     for key, alert in after.items():
-        if key not in before and alert.blocking:
+        if key not in before:
             out.event("alert", **_alert_event(alert))
     for notice in out.notices:
         out.event("alert", **_alert_event(notice))
     for key, alert in before.items():
-        if key not in after and alert.blocking:
+        if key not in after:
             out.event("alert_cleared", **_alert_event(alert))
     effects: list[Effect] = []
     seq = state.seq
@@ -129,6 +129,12 @@ def replay_inputs(inputs: Sequence[TableInput], state: TableState | None = None)
 
 
 def problems(state: TableState) -> list[Alert]:
+    """Everything the table shows as wrong: what the state says is wrong (blocking or not) and
+    the recent notices."""
+    return [*_derived(state), *state.notices]
+
+
+def _derived(state: TableState) -> list[Alert]:
     out: list[Alert] = []
     ms = state.match
     hs = ms.hand if ms is not None else None
@@ -147,7 +153,13 @@ def problems(state: TableState) -> list[Alert]:
             status = reveal_status(ms, hs)
             if status.status == "failed":
                 out.append(Alert(st.REVEAL_CHECK, status.message, None, True))
-    out.extend(state.notices)
+    if ms is not None and not state.link_up and state.link_detail != NOT_CONNECTED:
+        out.append(
+            Alert(
+                st.DEVICE,
+                f"seat device disconnected ({state.link_detail}): buttons and LEDs are out",
+            )
+        )
     return out
 
 
@@ -328,13 +340,9 @@ def _lay(ms: MatchState, hs: HandState, laid: Laid, out: _Out) -> HandState:
     try:
         new_eng, recorded = st.try_push(eng, move)
     except IllegalMoveError as exc:
-        who = seat if hs.leader_known or not eng.line.empty else None
-        return stray(st.ILLEGAL_TILE, f"illegal: {_reason(exc)}", who if hs.leader_known else None)
+        # the seat is known only once the leader is: otherwise every seat blinks
+        return stray(st.ILLEGAL_TILE, f"illegal: {exc}", seat if hs.leader_known else None)
     return _applied(ms, hs, new_eng, recorded, out)
-
-
-def _reason(exc: Exception) -> str:
-    return str(exc)
 
 
 def _applied(ms: MatchState, hs: HandState, new_eng: Hand, recorded: Move, out: _Out) -> HandState:
@@ -396,6 +404,9 @@ def _tile_taken(ms: MatchState, hs: HandState, tile: Tile, out: _Out) -> MatchSt
         return replace(ms, hand=replace(hs, take_back=tuple(rest_t)))
     if tile in ms.clearing:
         return _unclear(ms, tile)
+    if hs.engine.over and tile in hs.engine.on_table and tile not in hs.gone:
+        # the line is finished: clearing it before the score is in is no problem
+        return replace(ms, hand=replace(hs, gone=(*hs.gone, tile)))
     if tile in hs.engine.on_table and tile not in hs.missing:
         out.event("tile_removed", tile=str(tile))
         return replace(ms, hand=replace(hs, missing=(*hs.missing, tile)))
@@ -414,6 +425,15 @@ def _button(ms: MatchState, hs: HandState, inp: Button, out: _Out) -> MatchState
         return ms
     if hs.engine.over:
         if inp.gesture == "short":
+            unread = [
+                s
+                for s in range(n)
+                if hs.reveals[s] is None and hs.engine.counts[s] > 0 and hs.leader_known
+            ]
+            if unread or (not hs.leader_known and not any(hs.reveals)):
+                who = ", ".join(map(str, unread)) or "every seat"
+                out.notice(st.REJECTED, f"show the tiles left first (seat {who})", seat)
+                return ms
             return _score(ms, hs, out, force=True, by=f"seat {seat}")
         if hs.reveals[seat] is None:
             out.notice(st.REJECTED, f"seat {seat}: no reading of your tiles to reject", seat)
@@ -533,8 +553,6 @@ def _laid_form(engine: Hand, play: Play) -> tuple[Pips, Any]:
 
 def _undo(ms: MatchState, hs: HandState, seat: int | None, out: _Out) -> MatchState:
     """Undo the last move (double press by the seat that made it, or the API)."""
-    if hs.engine.over and seat is None:
-        pass  # the API may undo the move that ended the hand
     if not hs.moves:
         out.notice(st.REJECTED, "nothing to undo in this hand")
         return ms
@@ -740,7 +758,7 @@ def _score(ms: MatchState, hs: HandState, out: _Out, *, force: bool, by: str | N
     if force and status.status != "passed":
         record["confirmed_by"] = by
     results = (*ms.results, result)
-    clearing = ms.clearing + tuple(sorted(eng.on_table))
+    clearing = ms.clearing + tuple(sorted(eng.on_table - set(hs.gone)))
     done = replace(ms, results=results, records=(*ms.records, record), hand=None, clearing=clearing)
     totals = done.totals
     out.moved = True
@@ -799,7 +817,6 @@ def result_json(state: TableState) -> dict[str, Any]:
 
 __all__ = [
     "RevealStatus",
-    "dataclasses",
     "initial_state",
     "match_record",
     "problems",

@@ -73,6 +73,8 @@ class HandState:
     strays: tuple[Stray, ...] = ()
     missing: tuple[Tile, ...] = ()
     take_back: tuple[Tile, ...] = ()
+    #: line tiles cleared away after the hand ended (before it was scored)
+    gone: tuple[Tile, ...] = ()
 
     @property
     def blocked(self) -> bool:

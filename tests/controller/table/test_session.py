@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from controller.rules.record import parse_record, replay
+from controller.rules.tiles import Tile
 from controller.table import (
     ConfirmReveal,
     CorrectTile,
@@ -330,3 +331,35 @@ def test_a_malformed_correction_is_refused_with_an_alert(bad: str) -> None:
     table.feed(CorrectTile(table.tick(), bad))
     assert table.moves() == 1
     assert table.events("alert")[0]["alert"] == "command_rejected"
+
+
+def test_a_short_press_before_the_tiles_are_shown_does_not_score_the_hand() -> None:
+    table = Table(leader=1)
+    play_fixture_hand(table)
+    table.press(0)  # a pass too many, or an eager confirm
+    assert table.events("hand_end") == []
+    assert "show the tiles left first" in table.events("alert")[0]["message"]
+
+
+def test_clearing_the_line_during_the_reveal_is_no_problem() -> None:
+    table = Table(leader=1)
+    play_fixture_hand(table)
+    table.take("1-1")
+    table.take("1-2")
+    assert table.blocking() == []
+    _reveal_truth(table)
+    assert table.events("hand_end")[0]["points"] == [36, 0]
+    assert table.state.match is not None
+    assert Tile.parse("1-1") not in table.state.match.clearing
+    assert Tile.parse("6-6") in table.state.match.clearing
+
+
+def test_a_seat_device_dropping_out_mid_hand_is_an_alert_until_it_is_back() -> None:
+    table = Table(leader=1)
+    table.feed(Link(table.tick(), True, "firmware 1.0"))
+    table.lay("6-6")
+    table.feed(Link(table.tick(), False, "heartbeat timeout"))
+    (alert,) = table.events("alert")
+    assert alert["alert"] == "device" and "heartbeat timeout" in alert["message"]
+    table.feed(Link(table.tick(), True, "firmware 1.0"))
+    assert [a["alert"] for a in table.events("alert_cleared")] == ["device"]
