@@ -1,0 +1,83 @@
+"""Standard pip layouts 0-9 (double-nine sets) and how well a set of pips fits one.
+
+Coordinates are in half-square units: ``(0, 0)`` is the centre of the half and the half's
+sides are at ±1, ``x`` along the tile's long axis and ``y`` across it. The outer pips of the
+layouts sit at ±1 on a unit grid and are scaled by the fitted pip spacing.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+
+_CORNERS = [(-1, -1), (1, 1), (-1, 1), (1, -1)]
+_BASE: dict[int, list[tuple[int, int]]] = {
+    0: [],
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: _CORNERS,
+    5: [*_CORNERS, (0, 0)],
+    6: [(-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)],
+    7: [(-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1), (0, 0)],
+    8: [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)],
+    9: [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1)],
+}
+
+#: The pip counts the reader knows.
+MAX_LAYOUT = max(_BASE)
+
+# Spacings tried when fitting (outer pip offset in half-widths); refined by least squares.
+_SPACINGS = np.array([0.4, 0.5, 0.6, 0.7])
+
+
+def layout(n: int) -> FloatArray:
+    """The unit layout of ``n`` pips, shape ``(n, 2)``."""
+    return np.array(_BASE[n], dtype=np.float64).reshape(-1, 2)
+
+
+@cache
+def _variants(n: int) -> FloatArray:
+    """Distinct images of layout ``n`` under the 8 symmetries of the square, ``(V, n, 2)``."""
+    base = layout(n)
+    seen: dict[tuple[tuple[float, float], ...], FloatArray] = {}
+    for swap in (False, True):
+        for sx in (1.0, -1.0):
+            for sy in (1.0, -1.0):
+                pts = base[:, ::-1] if swap else base
+                pts = pts * np.array([sx, sy])
+                key = tuple(sorted((float(x), float(y)) for x, y in pts))
+                seen.setdefault(key, pts)
+    return np.stack(list(seen.values()))
+
+
+def layout_rms(points: FloatArray) -> float:
+    """Chamfer RMS distance (half-square units) of ``points`` (``(n, 2)``) to layout ``n``.
+
+    Rotations, mirror images and the spacing of the layout are fitted. 0 for ``n <= 1`` at the
+    centre; ``inf`` when ``n`` has no standard layout.
+    """
+    n = len(points)
+    if n not in _BASE:
+        return float("inf")
+    if n == 0:
+        return 0.0
+    variants = _variants(n)  # (V, n, 2)
+    templates = variants[None, :, :, :] * _SPACINGS[:, None, None, None]  # (K, V, n, 2)
+    diff = points[None, None, :, None, :] - templates[:, :, None, :, :]  # (K, V, n, n, 2)
+    dist2 = (diff**2).sum(axis=-1)
+    cost = dist2.min(axis=3).mean(axis=2) + dist2.min(axis=2).mean(axis=2)  # (K, V)
+    k, v = np.unravel_index(int(np.argmin(cost)), cost.shape)
+    template = variants[v]
+    # Refine the spacing with the matched template points (nearest per detected pip).
+    nearest = template[np.argmin(dist2[k, v], axis=1)]
+    denom = float((nearest**2).sum())
+    spacing = float((points * nearest).sum()) / denom if denom > 0 else 0.0
+    fitted = template * spacing
+    d2 = ((points[:, None, :] - fitted[None, :, :]) ** 2).sum(axis=-1)
+    chamfer = d2.min(axis=1).mean() + d2.min(axis=0).mean()
+    return float(np.sqrt(chamfer / 2.0))

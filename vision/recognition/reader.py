@@ -1,0 +1,488 @@
+"""Tile and pip recognition: one public entry, :func:`identify`, made of private stages.
+
+How it reads a frame (no board, camera or colour knowledge; the scale comes from the image):
+
+1. *White faces*: the darkest colour channel is thresholded (Otsu, clamped), so only bright,
+   unsaturated pixels (tile faces) are white. Every dark connected region is labelled once.
+2. *Bars*: every tile has one dark dividing bar; it is a thin, elongated dark region enclosed
+   by a face. Each bar proposes a tile centred on it, its long axis across the bar. The face
+   is scanned from the bar's centre along and across it: the bar must be shorter than the face
+   is wide and the face must reach on both sides. The scene's tile width ``w`` is the median
+   of these measurements, so touching neighbours (which spoil one measurement) do not matter.
+3. *Halves*: each half is the ``w x w`` square on one side of the bar. Its pips are the small
+   round dark regions inside it (a blob much larger than the scene's median pip counts as
+   touching pips). The face must otherwise be clean: samples that are dark and neither a pip
+   nor the bar (letters, board, background) reject the proposal.
+4. *Confidence*: how well the pips fit a standard layout, how clean the faces are, how typical
+   the bar is and whether the width was measured; duplicates and overlapping proposals keep
+   the most confident.
+
+Printed pictures of dominoes are flat and have no thickness, but they do look like tiles from
+above; they are kept out by the cleanliness and layout checks only when they carry print
+(numbers, letters). Images are ``uint8`` arrays, ``(H, W)`` grey or ``(H, W, 3|4)`` BGR(A).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import InvalidImageError
+from vision.recognition.layouts import MAX_LAYOUT, layout_rms
+from vision.recognition.params import RecognitionParams
+from vision.types import HalfReading, Point, SceneReading, TileReading
+
+log = logging.getLogger(__name__)
+
+U8 = npt.NDArray[np.uint8]
+I32 = npt.NDArray[np.int32]
+F64 = npt.NDArray[np.float64]
+
+_DEFAULT = RecognitionParams()
+
+
+def identify(
+    image: npt.NDArray[np.generic], params: RecognitionParams | None = None
+) -> SceneReading:
+    """Read every tile in ``image``.
+
+    ``image``: ``uint8`` ``(H, W)`` grey or ``(H, W, 3)`` BGR / ``(H, W, 4)`` BGRA, taken roughly
+    from above. It is not modified. Raises :class:`~vision.errors.InvalidImageError` when the
+    array cannot be an image; a frame without readable tiles gives an empty reading.
+    """
+    p = params or _DEFAULT
+    grey = _darkest_channel(p, image)
+    h, w = grey.shape
+    threshold = _white_threshold(p, grey)
+    labels, blobs = _dark_regions(p, grey, threshold)
+    bars = _find_bars(p, labels, blobs)
+    if not bars:
+        return SceneReading(tiles=(), width=w, height=h)
+    width = float(np.median([b.width for b in bars]))
+    proposals = _propose_tiles(p, bars, width)
+    tiles = _read_tiles(p, labels, blobs, proposals, width)
+    kept = _suppress_overlaps(p, tiles, width)
+    kept.sort(key=lambda t: (t.center[1], t.center[0]))
+    length = width * p.tile_aspect if kept else 0.0
+    return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+
+
+# --------------------------------------------------------------------------- stage 1: faces
+
+
+def _darkest_channel(p: RecognitionParams, image: npt.NDArray[np.generic]) -> U8:
+    """``(H, W)`` uint8: per pixel the darkest of B, G, R (grey images pass through)."""
+    if not isinstance(image, np.ndarray):
+        raise InvalidImageError(f"expected a numpy image, got {type(image).__name__}")
+    if image.dtype != np.uint8:
+        raise InvalidImageError(f"expected a uint8 image, got dtype {image.dtype}")
+    if image.ndim == 3 and image.shape[2] == 1:
+        image = image[:, :, 0]
+    if image.ndim == 2:
+        grey = image
+    elif image.ndim == 3 and image.shape[2] in (3, 4):
+        b, g, r = (np.ascontiguousarray(image[:, :, i]) for i in range(3))
+        grey = cv2.min(cv2.min(b, g), r)
+    else:
+        raise InvalidImageError(
+            f"expected an (H, W), (H, W, 3) or (H, W, 4) image, got {image.shape}"
+        )
+    if min(grey.shape) < p.min_image_side_px:
+        raise InvalidImageError(
+            f"image {grey.shape[1]}x{grey.shape[0]} is smaller than {p.min_image_side_px} px"
+        )
+    return np.ascontiguousarray(grey).astype(np.uint8, copy=False)
+
+
+def _white_threshold(p: RecognitionParams, grey: U8) -> int:
+    if p.white_threshold is not None:
+        return p.white_threshold
+    small = grey[:: max(1, grey.shape[0] // 360), :: max(1, grey.shape[1] // 640)]
+    otsu, _ = cv2.threshold(
+        np.ascontiguousarray(small), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU
+    )
+    return int(min(max(otsu, p.white_threshold_min), p.white_threshold_max))
+
+
+@dataclass(frozen=True, slots=True)
+class _Blobs:
+    """Per dark region (index = label): bounding box, area, centroid, and whether it is a
+    small enclosed hole (pip, bar, letter) rather than background."""
+
+    x: I32
+    y: I32
+    w: I32
+    h: I32
+    area: I32
+    cx: F64
+    cy: F64
+    enclosed: npt.NDArray[np.bool_]
+
+
+def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, _Blobs]:
+    """Label dark regions (4-connected); label 0 is the white face."""
+    dark = (grey <= threshold).astype(np.uint8)
+    _, labels, stats, centroids = cv2.connectedComponentsWithStats(dark, connectivity=4)
+    x, y, w, h, area = (stats[:, i].astype(np.int32) for i in range(5))
+    hh, ww = grey.shape
+    touches = (x <= 0) | (y <= 0) | (x + w >= ww) | (y + h >= hh)
+    enclosed = ~touches & (area * 50 < hh * ww)
+    enclosed[0] = False
+    cx = centroids[:, 0].astype(np.float64)
+    cy = centroids[:, 1].astype(np.float64)
+    blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed)
+    return labels.astype(np.int32, copy=False), blobs
+
+
+# --------------------------------------------------------------------------- stage 2: bars
+
+
+@dataclass(frozen=True, slots=True)
+class _Bar:
+    label: int
+    center: tuple[float, float]
+    across: tuple[float, float]  # unit vector along the bar = across the tile
+    length: float
+    thickness: float
+    plus: float  # face extent from the bar centre along ``across``
+    minus: float  # ... and along ``-across``
+    reach: float  # the shorter face extent from the bar centre along the long axis
+
+    @property
+    def width(self) -> float:
+        """Face width measured along the bar (too large when a neighbour touches it)."""
+        return self.plus + self.minus
+
+
+def _find_bars(p: RecognitionParams, labels: I32, blobs: _Blobs) -> list[_Bar]:
+    bw, bh, area = blobs.w, blobs.h, blobs.area
+    longest = np.maximum(bw, bh)
+    box_fill = area / np.maximum(bw * bh, 1)
+    elongated = (np.maximum(bw, bh) >= p.bar_min_aspect * np.minimum(bw, bh)) | (box_fill < 0.5)
+    cand = np.flatnonzero(blobs.enclosed & (longest >= p.bar_min_length_px * 0.7) & elongated)
+    bars: list[_Bar] = []
+    for lab in cand.tolist():
+        bar = _measure_bar(p, labels, blobs, lab)
+        if bar is not None:
+            bars.append(bar)
+    return bars
+
+
+def _measure_bar(p: RecognitionParams, labels: I32, blobs: _Blobs, lab: int) -> _Bar | None:
+    x0, y0, ww, hh = int(blobs.x[lab]), int(blobs.y[lab]), int(blobs.w[lab]), int(blobs.h[lab])
+    crop = (labels[y0 : y0 + hh, x0 : x0 + ww] == lab).astype(np.uint8)
+    m = cv2.moments(crop, binaryImage=True)
+    if m["m00"] <= 0:
+        return None
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    common = math.sqrt(max(((mu20 - mu02) / 2) ** 2 + mu11**2, 0.0))
+    lam1 = (mu20 + mu02) / 2 + common
+    lam2 = max((mu20 + mu02) / 2 - common, 0.0)
+    length = math.sqrt(12 * lam1)
+    thickness = max(math.sqrt(12 * lam2), 1.0)
+    if length < p.bar_min_length_px or length < p.bar_min_aspect * thickness:
+        return None
+    theta = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
+    across = (math.cos(theta), math.sin(theta))
+    along = (-across[1], across[0])
+    cx, cy = float(blobs.cx[lab]), float(blobs.cy[lab])
+    scan = int(3 * length) + 4
+    cap = 0.3 * length * length
+
+    def extent(dx: float, dy: float, far: int) -> float:
+        return _face_extent(labels, blobs, (cx, cy), (dx, dy), reach=far, own=lab, hole_cap=cap)
+
+    plus = extent(across[0], across[1], scan)
+    minus = extent(-across[0], -across[1], scan)
+    width = plus + minus
+    if width <= 0 or not p.bar_min_rel <= length / width <= p.bar_max_rel:
+        return None
+    if thickness > p.bar_max_thickness_rel * width:
+        return None
+    reach = min(extent(along[0], along[1], scan), extent(-along[0], -along[1], scan))
+    return _Bar(lab, (cx, cy), across, length, thickness, plus, minus, reach)
+
+
+def _face_extent(
+    labels: I32,
+    blobs: _Blobs,
+    start: tuple[float, float],
+    direction: tuple[float, float],
+    *,
+    reach: int,
+    own: int,
+    hole_cap: float,
+) -> float:
+    """Distance from ``start`` along ``direction`` to the first pixel that is not tile face
+    (white, the bar itself, or a small enclosed hole such as a pip)."""
+    t = np.arange(reach + 1, dtype=np.float64)
+    xs = np.rint(start[0] + t * direction[0]).astype(np.intp)
+    ys = np.rint(start[1] + t * direction[1]).astype(np.intp)
+    hgt, wid = labels.shape
+    inside = (xs >= 0) & (ys >= 0) & (xs < wid) & (ys < hgt)
+    lab = np.full(t.shape, -1, dtype=np.int64)
+    lab[inside] = labels[ys[inside], xs[inside]]
+    face = inside & (
+        (lab == 0)
+        | (lab == own)
+        | (blobs.enclosed[np.maximum(lab, 0)] & (blobs.area[np.maximum(lab, 0)] <= hole_cap))
+    )
+    stop = np.flatnonzero(~face)
+    return float(stop[0]) - 0.5 if stop.size else float(reach)
+
+
+# --------------------------------------------------------------------------- stage 3: tiles
+
+
+@dataclass(frozen=True, slots=True)
+class _Proposal:
+    bar: _Bar
+    center: tuple[float, float]
+    along: tuple[float, float]  # unit vector of the long axis
+    across: tuple[float, float]
+    width: float
+    measured: bool  # the width was measured on this tile, not taken from the scene
+
+
+def _propose_tiles(p: RecognitionParams, bars: list[_Bar], width: float) -> list[_Proposal]:
+    out: list[_Proposal] = []
+    for bar in bars:
+        measured = abs(bar.width / width - 1) <= p.width_tolerance_rel
+        w = bar.width if measured else width
+        if measured:
+            shift = (bar.plus - bar.minus) / 2
+        else:  # trust the side that looks like half a tile, if either does
+            plus_off, minus_off = bar.plus - w / 2, bar.minus - w / 2
+            shift = plus_off if abs(plus_off) < abs(minus_off) else -minus_off
+            if abs(shift) > p.width_tolerance_rel * w:
+                shift = 0.0
+        if not p.bar_min_rel <= bar.length / w <= p.bar_max_rel:
+            continue
+        if bar.reach < p.body_min_reach_rel * w:
+            continue
+        ax, ay = bar.across
+        center = (bar.center[0] + shift * ax, bar.center[1] + shift * ay)
+        along = (-ay, ax)
+        # Long axis points right (or down when nearer vertical): the first half is left/top.
+        if (abs(along[0]) >= abs(along[1]) and along[0] < 0) or (
+            abs(along[0]) < abs(along[1]) and along[1] < 0
+        ):
+            along = (-along[0], -along[1])
+        across = (-along[1], along[0])
+        out.append(_Proposal(bar, center, along, across, w, measured))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Half:
+    center: Point
+    pips: int
+    rms: float
+    dirt: float
+    pip_areas: tuple[float, ...]
+
+
+def _read_tiles(
+    p: RecognitionParams, labels: I32, blobs: _Blobs, proposals: list[_Proposal], width: float
+) -> list[TileReading]:
+    pip_ids = _pip_candidates(p, blobs, width)
+    ref_area = _reference_pip_area(p, blobs, pip_ids, proposals)
+    ratios = np.array([pr.bar.length / pr.width for pr in proposals]) if proposals else np.zeros(0)
+    typical_ratio = float(np.median(ratios)) if ratios.size else 0.0
+    tiles: list[TileReading] = []
+    for pr, ratio in zip(proposals, ratios.tolist(), strict=True):
+        halves: list[_Half] = []
+        for sign in (-1.0, 1.0):
+            half = _read_half(p, labels, blobs, pip_ids, ref_area=ref_area, pr=pr, sign=sign)
+            if half is None:
+                break
+            halves.append(half)
+        if len(halves) != 2:
+            continue
+        tile = _score_tile(
+            p, pr, halves, ratio=ratio, typical_ratio=typical_ratio, ref_area=ref_area
+        )
+        if tile is not None:
+            tiles.append(tile)
+    return tiles
+
+
+def _pip_candidates(p: RecognitionParams, blobs: _Blobs, width: float) -> I32:
+    """Labels of enclosed, roundish dark regions of pip size (possibly several touching)."""
+    bw, bh, area = blobs.w, blobs.h, blobs.area
+    fill = area / np.maximum(bw * bh * (math.pi / 4), 1.0)
+    aspect = np.maximum(bw, bh) / np.maximum(np.minimum(bw, bh), 1)
+    lo = max(p.pip_min_area_px, p.pip_min_area_rel * width * width)
+    hi = p.pip_max_area_rel * width * width * 2.5  # room for touching pips, checked later
+    ok = blobs.enclosed & (area >= lo) & (area <= hi)
+    ok &= (fill >= p.pip_min_fill) | (aspect > 1.4)  # two touching pips fill their box less
+    ok &= aspect <= 2 * p.pip_max_aspect
+    return np.flatnonzero(ok).astype(np.int32)
+
+
+def _reference_pip_area(
+    p: RecognitionParams, blobs: _Blobs, pip_ids: I32, proposals: list[_Proposal]
+) -> float:
+    """Median area of single pips near the proposed tiles (the scene's pip size)."""
+    if pip_ids.size == 0 or not proposals:
+        return 0.0
+    aspect = np.maximum(blobs.w[pip_ids], blobs.h[pip_ids]) / np.maximum(
+        np.minimum(blobs.w[pip_ids], blobs.h[pip_ids]), 1
+    )
+    single = pip_ids[aspect <= 1.4]
+    if single.size == 0:
+        single = pip_ids
+    centers = np.array([pr.center for pr in proposals])
+    px, py = blobs.cx[single], blobs.cy[single]
+    d2 = (px[:, None] - centers[None, :, 0]) ** 2 + (py[:, None] - centers[None, :, 1]) ** 2
+    radius = np.array([pr.width for pr in proposals]) * 1.2
+    near = (d2 <= radius[None, :] ** 2).any(axis=1)
+    areas = blobs.area[single][near]
+    return float(np.median(areas)) if areas.size else 0.0
+
+
+def _read_half(
+    p: RecognitionParams,
+    labels: I32,
+    blobs: _Blobs,
+    pip_ids: I32,
+    *,
+    ref_area: float,
+    pr: _Proposal,
+    sign: float,
+) -> _Half | None:
+    half_len = pr.width * p.tile_aspect / 4  # half of the half's extent along the tile
+    half_wid = pr.width / 2
+    hc = (
+        pr.center[0] + sign * half_len * pr.along[0],
+        pr.center[1] + sign * half_len * pr.along[1],
+    )
+    # Pips: candidates whose centre lies in this half's square.
+    dx = blobs.cx[pip_ids] - hc[0]
+    dy = blobs.cy[pip_ids] - hc[1]
+    a = (dx * pr.along[0] + dy * pr.along[1]) / half_len
+    b = (dx * pr.across[0] + dy * pr.across[1]) / half_wid
+    lim = 1 - p.half_margin_rel
+    inside = (np.abs(a) <= lim) & (np.abs(b) <= lim)
+    ids = pip_ids[inside]
+    w2 = pr.width * pr.width
+    areas = blobs.area[ids].astype(np.float64)
+    keep = areas <= p.pip_max_area_rel * w2 * (1.0 if ref_area <= 0 else 2.5)
+    ids, areas = ids[keep], areas[keep]
+    pts_a, pts_b = a[inside][keep], b[inside][keep]
+    counts = np.ones(ids.size, dtype=np.int64)
+    if ref_area > 0:
+        counts = np.maximum(1, np.rint(areas / ref_area)).astype(np.int64)
+        counts[areas < p.pip_merge_ratio * ref_area] = 1
+    n = int(counts.sum())
+    if n > min(p.max_pips, MAX_LAYOUT):
+        return None
+    dirt = _face_dirt(
+        p, labels, blobs, pr, hc=hc, half_len=half_len, half_wid=half_wid, pip_labels=ids
+    )
+    if dirt > p.face_max_dirt:
+        return None
+    # Touching pips: their positions are not individual pips, so the layout is not checked.
+    single = bool(np.all(counts == 1))
+    rms = layout_rms(np.column_stack([pts_a, pts_b])) if single else p.layout_rms_soft
+    return _Half(hc, n, rms, dirt, tuple(areas.tolist()))
+
+
+def _face_dirt(
+    p: RecognitionParams,
+    labels: I32,
+    blobs: _Blobs,
+    pr: _Proposal,
+    *,
+    hc: tuple[float, float],
+    half_len: float,
+    half_wid: float,
+    pip_labels: I32,
+) -> float:
+    """Fraction of a sample grid over the half that is dark but neither a pip nor the bar."""
+    n = p.face_samples
+    g = np.linspace(-1 + p.face_inset_rel, 1 - p.face_inset_rel, n)
+    ga, gb = np.meshgrid(g, g)
+    xs = hc[0] + ga * half_len * pr.along[0] + gb * half_wid * pr.across[0]
+    ys = hc[1] + ga * half_len * pr.along[1] + gb * half_wid * pr.across[1]
+    xi, yi = np.rint(xs).astype(np.intp), np.rint(ys).astype(np.intp)
+    hgt, wid = labels.shape
+    inside = (xi >= 0) & (yi >= 0) & (xi < wid) & (yi < hgt)
+    if not inside.all():
+        return 1.0
+    lab = labels[yi, xi]
+    ok = (lab == 0) | (lab == pr.bar.label) | np.isin(lab, pip_labels)
+    return float(1.0 - ok.mean())
+
+
+def _score_tile(
+    p: RecognitionParams,
+    pr: _Proposal,
+    halves: list[_Half],
+    *,
+    ratio: float,
+    typical_ratio: float,
+    ref_area: float,
+) -> TileReading | None:
+    half_conf: list[float] = []
+    for h in halves:
+        layout = 1.0 / (1.0 + (h.rms / p.layout_rms_soft) ** 2)
+        clean = 1.0 - 0.5 * h.dirt / p.face_max_dirt if p.face_max_dirt > 0 else 1.0
+        size = 1.0
+        if h.pip_areas and ref_area > 0:
+            spread = max(abs(math.log(a / ref_area)) for a in h.pip_areas if a > 0)
+            size = 1.0 / (1.0 + (spread / 1.2) ** 2)
+        half_conf.append(layout * clean * size)
+    bar = 1.0 / (1.0 + ((ratio - typical_ratio) / 0.2) ** 2) if typical_ratio > 0 else 1.0
+    conf = min(half_conf) * (0.5 + 0.5 * bar) * (1.0 if pr.measured else 0.85)
+    if conf < p.min_confidence:
+        return None
+    hl = pr.width * p.tile_aspect / 2
+    hw = pr.width / 2
+    (cx, cy), (ux, uy), (vx, vy) = pr.center, pr.along, pr.across
+    corners = tuple(
+        (cx + su * hl * ux + sv * hw * vx, cy + su * hl * uy + sv * hw * vy)
+        for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    )
+    readings = tuple(
+        HalfReading(center=h.center, pips=h.pips, confidence=round(c, 4))
+        for h, c in zip(halves, half_conf, strict=True)
+    )
+    return TileReading(
+        corners=(corners[0], corners[1], corners[2], corners[3]),
+        halves=(readings[0], readings[1]),
+        confidence=conf,
+    )
+
+
+def _suppress_overlaps(
+    p: RecognitionParams, tiles: list[TileReading], width: float
+) -> list[TileReading]:
+    """Keep the most confident of tiles that overlap (real tiles never overlap much)."""
+    order = sorted(tiles, key=lambda t: -t.confidence)
+    kept: list[TileReading] = []
+    polys: list[npt.NDArray[np.float32]] = []
+    for t in order:
+        poly = np.array(t.corners, dtype=np.float32)
+        cx, cy = t.center
+        clash = False
+        for k, kp in zip(kept, polys, strict=True):
+            kx, ky = k.center
+            dist = math.hypot(cx - kx, cy - ky)
+            if dist < p.duplicate_distance_rel * width:
+                clash = True
+                break
+            if dist < 2.2 * width:
+                inter, _ = cv2.intersectConvexConvex(poly, kp)
+                if inter > 0.2 * width * width:
+                    clash = True
+                    break
+        if not clash:
+            kept.append(t)
+            polys.append(poly)
+    return kept
