@@ -63,6 +63,8 @@ class RecognitionParams:
     pip_min_fill: float = 0.45
     #: Largest bounding-box aspect of a pip.
     pip_max_aspect: float = 2.2
+    #: Dark specks smaller than this fraction of the scene's median pip area are not pips.
+    pip_min_ref_ratio: float = 0.35
     #: A dark blob this many times the scene's median pip area counts as several touching pips.
     pip_merge_ratio: float = 1.7
     #: Pips are counted inside the half square shrunk by this fraction of its half-side.

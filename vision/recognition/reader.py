@@ -373,6 +373,7 @@ def _read_half(
     w2 = pr.width * pr.width
     areas = blobs.area[ids].astype(np.float64)
     keep = areas <= p.pip_max_area_rel * w2 * (1.0 if ref_area <= 0 else 2.5)
+    keep &= areas >= p.pip_min_ref_ratio * ref_area
     ids, areas = ids[keep], areas[keep]
     pts_a, pts_b = a[inside][keep], b[inside][keep]
     counts = np.ones(ids.size, dtype=np.int64)
