@@ -66,6 +66,13 @@ def layout_rms(points: FloatArray) -> float:
         return float("inf")
     if n == 0:
         return 0.0
+    # The pips may sit off the estimated half centre: fit the position too, but count a
+    # group that is far off-centre against the layout.
+    off_centre = 0.0
+    if n >= 2:
+        mean = points.mean(axis=0)
+        off_centre = float(np.hypot(*mean))
+        points = points - mean
     variants = _variants(n)  # (V, n, 2)
     templates = variants[None, :, :, :] * _SPACINGS[:, None, None, None]  # (K, V, n, 2)
     diff = points[None, None, :, None, :] - templates[:, :, None, :, :]  # (K, V, n, n, 2)
@@ -80,4 +87,4 @@ def layout_rms(points: FloatArray) -> float:
     fitted = template * spacing
     d2 = ((points[:, None, :] - fitted[None, :, :]) ** 2).sum(axis=-1)
     chamfer = d2.min(axis=1).mean() + d2.min(axis=0).mean()
-    return float(np.sqrt(chamfer / 2.0))
+    return float(np.sqrt(chamfer / 2.0)) + max(0.0, off_centre - 0.25)

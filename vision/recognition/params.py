@@ -29,6 +29,10 @@ class RecognitionParams:
     #: Bounds clamping the automatic threshold.
     white_threshold_min: int = 80
     white_threshold_max: int = 200
+    #: Ink (pips, bars) is darker than this fraction of the typical face brightness.
+    #: Pixels between ink and the face threshold count as dark only away from thin gaps, so
+    #: a pip blurred into the bar beside it stays a separate pip.
+    ink_ratio: float = 0.42
     #: Images smaller than this (either side, pixels) are refused.
     min_image_side_px: int = 16
 
@@ -85,6 +89,8 @@ class RecognitionParams:
     min_confidence: float = 0.25
     #: Two tiles whose centres are closer than this fraction of ``w`` are one tile.
     duplicate_distance_rel: float = 0.6
+    #: Two tiles overlapping by more than this fraction of a tile's area are one tile.
+    overlap_max_rel: float = 0.25
 
     def __post_init__(self) -> None:
         problems: list[str] = []

@@ -63,7 +63,7 @@ def identify(
     bars = _find_bars(p, labels, blobs)
     if not bars:
         return SceneReading(tiles=(), width=w, height=h)
-    width = float(np.median([b.width for b in bars]))
+    width = _scene_width(p, bars)
     proposals = _propose_tiles(p, bars, width)
     tiles = _read_tiles(p, labels, blobs, proposals, width)
     kept = _suppress_overlaps(p, tiles, width)
@@ -126,7 +126,16 @@ class _Blobs:
 
 def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, _Blobs]:
     """Label dark regions (4-connected); label 0 is the white face."""
-    dark = (grey <= threshold).astype(np.uint8)
+    loose = grey <= threshold
+    faces = grey[::4, ::4][~loose[::4, ::4]]
+    if faces.size:
+        ink = min(float(threshold), p.ink_ratio * float(np.median(faces)))
+        # Half-dark pixels stay dark inside broad dark areas (table, board) but not in the
+        # one- or two-pixel bridges between ink marks.
+        eroded = cv2.erode(loose.view(np.uint8), np.ones((3, 3), np.uint8))
+        dark = ((grey <= ink) | (eroded > 0)).astype(np.uint8)
+    else:
+        dark = loose.astype(np.uint8)
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(dark, connectivity=4)
     x, y, w, h, area = (stats[:, i].astype(np.int32) for i in range(5))
     hh, ww = grey.shape
@@ -152,11 +161,7 @@ class _Bar:
     plus: float  # face extent from the bar centre along ``across``
     minus: float  # ... and along ``-across``
     reach: float  # the shorter face extent from the bar centre along the long axis
-
-    @property
-    def width(self) -> float:
-        """Face width measured along the bar (too large when a neighbour touches it)."""
-        return self.plus + self.minus
+    width: float  # face width measured on this tile (too large if neighbours touch both ways)
 
 
 def _find_bars(p: RecognitionParams, labels: I32, blobs: _Blobs) -> list[_Bar]:
@@ -199,13 +204,19 @@ def _measure_bar(p: RecognitionParams, labels: I32, blobs: _Blobs, lab: int) -> 
 
     plus = extent(across[0], across[1], scan)
     minus = extent(-across[0], -across[1], scan)
-    width = plus + minus
-    if width <= 0 or not p.bar_min_rel <= length / width <= p.bar_max_rel:
-        return None
-    if thickness > p.bar_max_thickness_rel * width:
-        return None
     reach = min(extent(along[0], along[1], scan), extent(-along[0], -along[1], scan))
-    return _Bar(lab, (cx, cy), across, length, thickness, plus, minus, reach)
+    # A neighbour touching the side spoils the width across the bar, one touching the end
+    # spoils the length: a touching face only ever makes a measurement larger.
+    width = min(plus + minus, 2 * reach / p.tile_aspect)
+    if width <= 0 or length / width > p.bar_max_rel:
+        return None
+    return _Bar(lab, (cx, cy), across, length, thickness, plus, minus, reach, width)
+
+
+def _scene_width(p: RecognitionParams, bars: list[_Bar]) -> float:
+    """Median tile width over bars of plausible proportions (all bars if none is)."""
+    ok = [b.width for b in bars if b.length >= p.bar_min_rel * b.width]
+    return float(np.median(ok or [b.width for b in bars]))
 
 
 def _face_extent(
@@ -252,16 +263,24 @@ class _Proposal:
 def _propose_tiles(p: RecognitionParams, bars: list[_Bar], width: float) -> list[_Proposal]:
     out: list[_Proposal] = []
     for bar in bars:
-        measured = abs(bar.width / width - 1) <= p.width_tolerance_rel
-        w = bar.width if measured else width
-        if measured:
-            shift = (bar.plus - bar.minus) / 2
-        else:  # trust the side that looks like half a tile, if either does
-            plus_off, minus_off = bar.plus - w / 2, bar.minus - w / 2
-            shift = plus_off if abs(plus_off) < abs(minus_off) else -minus_off
-            if abs(shift) > p.width_tolerance_rel * w:
-                shift = 0.0
+        # Each measurement is spoilt by something different: across the bar by a neighbour
+        # beside the tile, along it by one at its end, twice the nearer side by a bar that
+        # runs into the tile's edge. Take the one nearest the scene's width.
+        options = (
+            bar.plus + bar.minus,
+            2 * bar.reach / p.tile_aspect,
+            2 * min(bar.plus, bar.minus),
+        )
+        best = min(options, key=lambda o: abs(o - width))
+        measured = abs(best / width - 1) <= p.width_tolerance_rel
+        w = best if measured else width
+        # The bar is in the middle of the tile: move off it only to centre a face whose both
+        # edges were seen (a touching neighbour or print beside the tile spoils one side).
+        consistent = abs(bar.plus + bar.minus - w) <= p.width_tolerance_rel * w
+        shift = (bar.plus - bar.minus) / 2 if consistent else 0.0
         if not p.bar_min_rel <= bar.length / w <= p.bar_max_rel:
+            continue
+        if bar.thickness > p.bar_max_thickness_rel * w:
             continue
         if bar.reach < p.body_min_reach_rel * w:
             continue
@@ -480,7 +499,7 @@ def _suppress_overlaps(
                 break
             if dist < 2.2 * width:
                 inter, _ = cv2.intersectConvexConvex(poly, kp)
-                if inter > 0.2 * width * width:
+                if inter > p.overlap_max_rel * p.tile_aspect * width * width:
                     clash = True
                     break
         if not clash:
