@@ -14,7 +14,10 @@ U8 = npt.NDArray[np.uint8]
 def annotate(image: U8, reading: SceneReading) -> U8:
     """A BGR copy of ``image`` with each tile's outline, dividing line, pip counts and
     confidence drawn (green when sure, orange below 0.8, red below 0.5)."""
-    out = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR) if image.ndim == 2 else image[:, :, :3].copy()
+    if image.ndim == 2:
+        out = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    else:
+        out = np.ascontiguousarray(image[:, :, :3]).copy()
     scale = max(reading.tile_length_px / 100.0, 0.35)
     thick = max(1, round(2 * scale))
     for tile in reading.tiles:

@@ -102,13 +102,14 @@ def render_scene(
     w_px = float(tile_width_px)
     placed = _arrange(rng, values, units_wide=width * 0.8 / w_px)
     angle = math.radians(rotation_deg if rotation_deg is not None else rng.uniform(-12, 12))
-    homography = _camera(rng, placed, w_px, width, height, angle, perspective)
+    homography = _camera(rng, placed, w_px, (width, height), angle=angle, perspective=perspective)
     image = _background(rng, width, height)
     drawn = [_draw_tile(rng, image, homography, t, w_px) for t in placed]
     if blur > 0:
-        image = cv2.GaussianBlur(image, (0, 0), blur)
+        image = np.asarray(cv2.GaussianBlur(image, (0, 0), blur), dtype=np.uint8)
     if noise > 0:
-        image = cv2.add(image, rng.normal(0, noise, image.shape), dtype=cv2.CV_8U)
+        noisy = image.astype(np.float64) + rng.normal(0, noise, image.shape)
+        image = np.clip(noisy, 0, 255).astype(np.uint8)
     if len(drawn) != n:  # pragma: no cover - defensive
         raise RuntimeError("tile lost while drawing")
     return SyntheticScene(image, tuple(drawn), w_px, w_px * PIP_DIAMETER_REL)
@@ -161,12 +162,13 @@ def _camera(
     rng: np.random.Generator,
     placed: list[_Placed],
     w_px: float,
-    width: int,
-    height: int,
+    size: tuple[int, int],
+    *,
     angle: float,
     perspective: float,
 ) -> F64:
     """Homography plane units -> image pixels: rotate, scale, centre, mild keystone."""
+    width, height = size
     pts = np.array([t.center for t in placed])
     lo, hi = pts.min(axis=0) - 1.2, pts.max(axis=0) + 1.2
     mid = (lo + hi) / 2
@@ -222,7 +224,8 @@ def _draw_tile(
     centers: list[Point] = []
     for sign, n in zip((-1.0, 1.0), t.pips, strict=True):
         hc = plane(sign * 0.5, 0.0)
-        centers.append(tuple(_apply(h, np.array([hc]))[0].tolist()))  # type: ignore[arg-type]
+        mapped = _apply(h, np.array([hc]))[0]
+        centers.append((float(mapped[0]), float(mapped[1])))
         if n == 0:
             continue
         variants = _variants(n)
@@ -232,7 +235,7 @@ def _draw_tile(
             radius = PIP_DIAMETER_REL * w_px / 2
             cv2.circle(
                 image,
-                _fixed((x, y)),
+                _fixed((x, y)).tolist(),
                 round(radius * (1 << _SS)),
                 (25, 25, 30),
                 -1,
