@@ -31,9 +31,6 @@ _BASE: dict[int, list[tuple[int, int]]] = {
 #: The pip counts the reader knows.
 MAX_LAYOUT = max(_BASE)
 
-# Spacings tried when fitting (outer pip offset in half-widths); refined by least squares.
-_SPACINGS = np.array([0.4, 0.5, 0.6, 0.7])
-
 
 def layout(n: int) -> FloatArray:
     """The unit layout of ``n`` pips, shape ``(n, 2)``."""
@@ -73,18 +70,11 @@ def layout_rms(points: FloatArray) -> float:
         mean = points.mean(axis=0)
         off_centre = float(np.hypot(*mean))
         points = points - mean
-    variants = _variants(n)  # (V, n, 2)
-    templates = variants[None, :, :, :] * _SPACINGS[:, None, None, None]  # (K, V, n, 2)
-    diff = points[None, None, :, None, :] - templates[:, :, None, :, :]  # (K, V, n, n, 2)
-    dist2 = (diff**2).sum(axis=-1)
-    cost = dist2.min(axis=3).mean(axis=2) + dist2.min(axis=2).mean(axis=2)  # (K, V)
-    k, v = np.unravel_index(int(np.argmin(cost)), cost.shape)
-    template = variants[v]
-    # Refine the spacing with the matched template points (nearest per detected pip).
-    nearest = template[np.argmin(dist2[k, v], axis=1)]
-    denom = float((nearest**2).sum())
-    spacing = float((points * nearest).sum()) / denom if denom > 0 else 0.0
-    fitted = template * spacing
-    d2 = ((points[:, None, :] - fitted[None, :, :]) ** 2).sum(axis=-1)
-    chamfer = d2.min(axis=1).mean() + d2.min(axis=0).mean()
+    # Spacing: the outer pips of every layout sit at Chebyshev distance ``spacing``.
+    norms = np.abs(points).max(axis=1)
+    outer = norms[norms > 0.5 * norms.max()] if n > 1 else norms
+    spacing = float(np.median(outer)) if n > 1 else 0.0
+    fitted = _variants(n) * spacing  # (V, n, 2)
+    d2 = ((points[None, :, None, :] - fitted[:, None, :, :]) ** 2).sum(axis=-1)  # (V, n, n)
+    chamfer = float((d2.min(axis=2).mean(axis=1) + d2.min(axis=1).mean(axis=1)).min())
     return float(np.sqrt(chamfer / 2.0)) + max(0.0, off_centre - 0.25)

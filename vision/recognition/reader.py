@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -59,14 +60,18 @@ def identify(
     grey = _darkest_channel(p, image)
     h, w = grey.shape
     threshold = _white_threshold(p, grey)
-    labels, blobs = _dark_regions(p, grey, threshold)
+    roi = _face_box(grey, threshold)
+    if roi is None:
+        return SceneReading(tiles=(), width=w, height=h)
+    x0, y0, x1, y1 = roi
+    labels, blobs = _dark_regions(p, grey[y0:y1, x0:x1], threshold)
     bars = _find_bars(p, labels, blobs)
     if not bars:
         return SceneReading(tiles=(), width=w, height=h)
     width = _scene_width(p, bars)
     proposals = _propose_tiles(p, bars, width)
     tiles = _read_tiles(p, labels, blobs, proposals, width)
-    kept = _suppress_overlaps(p, tiles, width)
+    kept = [_shifted(t, x0, y0) for t in _suppress_overlaps(p, tiles, width)]
     kept.sort(key=lambda t: (t.center[1], t.center[0]))
     length = width * p.tile_aspect if kept else 0.0
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
@@ -109,6 +114,30 @@ def _white_threshold(p: RecognitionParams, grey: U8) -> int:
     return int(min(max(otsu, p.white_threshold_min), p.white_threshold_max))
 
 
+def _face_box(grey: U8, threshold: int) -> tuple[int, int, int, int] | None:
+    """``(x0, y0, x1, y1)``: the part of the frame holding bright pixels, with a margin, so
+    the region labelling below skips empty table."""
+    step, margin = 4, 12
+    coarse = grey[::step, ::step] > threshold
+    rows, cols = np.flatnonzero(coarse.any(axis=1)), np.flatnonzero(coarse.any(axis=0))
+    if rows.size == 0:
+        return None
+    h, w = grey.shape
+    x0, x1 = max(0, cols[0] * step - margin), min(w, (cols[-1] + 1) * step + margin)
+    y0, y1 = max(0, rows[0] * step - margin), min(h, (rows[-1] + 1) * step + margin)
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def _shifted(t: TileReading, dx: float, dy: float) -> TileReading:
+    if dx == 0 and dy == 0:
+        return t
+    c = tuple((x + dx, y + dy) for x, y in t.corners)
+    halves = tuple(
+        HalfReading((h.center[0] + dx, h.center[1] + dy), h.pips, h.confidence) for h in t.halves
+    )
+    return TileReading((c[0], c[1], c[2], c[3]), (halves[0], halves[1]), t.confidence)
+
+
 @dataclass(frozen=True, slots=True)
 class _Blobs:
     """Per dark region (index = label): bounding box, area, centroid, and whether it is a
@@ -122,6 +151,8 @@ class _Blobs:
     cx: F64
     cy: F64
     enclosed: npt.NDArray[np.bool_]
+    #: True for labels that may lie on a clean face: the face itself (0) and pip candidates.
+    clean: npt.NDArray[np.bool_]
 
 
 def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, _Blobs]:
@@ -144,7 +175,9 @@ def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, 
     enclosed[0] = False
     cx = centroids[:, 0].astype(np.float64)
     cy = centroids[:, 1].astype(np.float64)
-    blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed)
+    clean = np.zeros(area.shape, dtype=np.bool_)
+    clean[0] = True
+    blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed, clean)
     return labels.astype(np.int32, copy=False), blobs
 
 
@@ -310,6 +343,7 @@ def _read_tiles(
     p: RecognitionParams, labels: I32, blobs: _Blobs, proposals: list[_Proposal], width: float
 ) -> list[TileReading]:
     pip_ids = _pip_candidates(p, blobs, width)
+    blobs.clean[pip_ids] = True
     ref_area = _reference_pip_area(p, blobs, pip_ids, proposals)
     ratios = np.array([pr.bar.length / pr.width for pr in proposals]) if proposals else np.zeros(0)
     typical_ratio = float(np.median(ratios)) if ratios.size else 0.0
@@ -402,9 +436,7 @@ def _read_half(
     n = int(counts.sum())
     if n > min(p.max_pips, MAX_LAYOUT):
         return None
-    dirt = _face_dirt(
-        p, labels, blobs, pr, hc=hc, half_len=half_len, half_wid=half_wid, pip_labels=ids
-    )
+    dirt = _face_dirt(p, labels, blobs, pr, hc=hc, half_len=half_len, half_wid=half_wid)
     if dirt > p.face_max_dirt:
         return None
     # Touching pips: their positions are not individual pips, so the layout is not checked.
@@ -422,12 +454,9 @@ def _face_dirt(
     hc: tuple[float, float],
     half_len: float,
     half_wid: float,
-    pip_labels: I32,
 ) -> float:
     """Fraction of a sample grid over the half that is dark but neither a pip nor the bar."""
-    n = p.face_samples
-    g = np.linspace(-1 + p.face_inset_rel, 1 - p.face_inset_rel, n)
-    ga, gb = np.meshgrid(g, g)
+    ga, gb = _sample_grid(p.face_samples, p.face_inset_rel)
     xs = hc[0] + ga * half_len * pr.along[0] + gb * half_wid * pr.across[0]
     ys = hc[1] + ga * half_len * pr.along[1] + gb * half_wid * pr.across[1]
     xi, yi = np.rint(xs).astype(np.intp), np.rint(ys).astype(np.intp)
@@ -436,8 +465,15 @@ def _face_dirt(
     if not inside.all():
         return 1.0
     lab = labels[yi, xi]
-    ok = (lab == 0) | (lab == pr.bar.label) | np.isin(lab, pip_labels)
+    ok = blobs.clean[lab] | (lab == pr.bar.label)
     return float(1.0 - ok.mean())
+
+
+@cache
+def _sample_grid(n: int, inset: float) -> tuple[F64, F64]:
+    g = np.linspace(-1 + inset, 1 - inset, n)
+    ga, gb = np.meshgrid(g, g)
+    return ga, gb
 
 
 def _score_tile(
