@@ -177,8 +177,18 @@ def score_ddd(truth: Mapping[str, object], tiles: Sequence[PredTile]) -> ImageSc
     return st
 
 
-def score_generic(truth_tiles: Sequence[PredTile], tiles: Sequence[PredTile]) -> ImageScore:
-    """Score against truth tiles given by half centres and pips (rendered fixtures)."""
+def score_generic(
+    truth_tiles: Sequence[PredTile],
+    tiles: Sequence[PredTile],
+    ignore: Sequence[PredTile] = (),
+) -> ImageScore:
+    """Score against truth tiles given by half centres and pips (rendered fixtures).
+
+    Predicted tiles with a half near a half of an ``ignore`` tile (partly hidden in the truth)
+    are dropped first.
+    """
+    if ignore:
+        tiles = [t for t in tiles if not any(_near_tile(t, g) for g in ignore)]
     st = ImageScore(
         truth_halves=2 * len(truth_tiles), truth_tiles=len(truth_tiles), pred_tiles=len(tiles)
     )
@@ -230,3 +240,13 @@ def score_generic(truth_tiles: Sequence[PredTile], tiles: Sequence[PredTile]) ->
     if st.false_tiles:
         st.wrong.append(f"{st.false_tiles} false tile(s)")
     return st
+
+
+def _near_tile(t: PredTile, truth: PredTile) -> bool:
+    (ax, ay), (bx, by) = truth.halves[0].center, truth.halves[1].center
+    tol = 0.35 * math.hypot(ax - bx, ay - by)
+    return any(
+        math.hypot(h.center[0] - g.center[0], h.center[1] - g.center[1]) <= tol
+        for h in t.halves
+        for g in truth.halves
+    )
