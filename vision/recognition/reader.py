@@ -86,6 +86,10 @@ def _darkest_channel(p: RecognitionParams, image: npt.NDArray[np.generic]) -> U8
         raise InvalidImageError(f"expected a numpy image, got {type(image).__name__}")
     if image.dtype != np.uint8:
         raise InvalidImageError(f"expected a uint8 image, got dtype {image.dtype}")
+    if image.ndim in (2, 3) and min(image.shape[:2]) < p.min_image_side_px:
+        raise InvalidImageError(
+            f"image of shape {image.shape} is smaller than {p.min_image_side_px} px"
+        )
     if image.ndim == 3 and image.shape[2] == 1:
         image = image[:, :, 0]
     if image.ndim == 2:
@@ -96,10 +100,6 @@ def _darkest_channel(p: RecognitionParams, image: npt.NDArray[np.generic]) -> U8
     else:
         raise InvalidImageError(
             f"expected an (H, W), (H, W, 3) or (H, W, 4) image, got {image.shape}"
-        )
-    if min(grey.shape) < p.min_image_side_px:
-        raise InvalidImageError(
-            f"image {grey.shape[1]}x{grey.shape[0]} is smaller than {p.min_image_side_px} px"
         )
     return np.ascontiguousarray(grey).astype(np.uint8, copy=False)
 
