@@ -41,6 +41,11 @@ class RecognitionParams:
     bar_min_length_px: float = 5.0
     #: Smallest length/thickness ratio of a bar.
     bar_min_aspect: float = 2.5
+    #: A bar candidate stouter than this (length/thickness) may have pips blurred into it: it
+    #: is re-thresholded at ``bar_split_level`` of the way from its darkest pixel to the ink
+    #: level, and the elongated core is the bar, the other cores pips.
+    bar_split_aspect: float = 5.0
+    bar_split_level: float = 0.5
     #: Bar length as a fraction of the tile width measured across it.
     bar_min_rel: float = 0.25
     bar_max_rel: float = 0.98

@@ -24,6 +24,7 @@ above; they are kept out by the cleanliness and layout checks only when they car
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 from dataclasses import dataclass
@@ -64,12 +65,14 @@ def identify(
     if roi is None:
         return SceneReading(tiles=(), width=w, height=h)
     x0, y0, x1, y1 = roi
-    labels, blobs = _dark_regions(p, grey[y0:y1, x0:x1], threshold)
-    bars = _find_bars(p, labels, blobs)
+    crop = grey[y0:y1, x0:x1]
+    labels, blobs = _dark_regions(p, crop, threshold)
+    bars = _find_bars(p, crop, labels, blobs)
     if not bars:
         return SceneReading(tiles=(), width=w, height=h)
     width = _scene_width(p, bars)
     proposals = _propose_tiles(p, bars, width)
+    blobs = _with_pips(blobs, [row for pr in proposals for row in pr.bar.split_pips])
     tiles = _read_tiles(p, labels, blobs, proposals, width)
     kept = [_shifted(t, x0, y0) for t in _suppress_overlaps(p, tiles, width)]
     kept.sort(key=lambda t: (t.center[1], t.center[0]))
@@ -153,12 +156,15 @@ class _Blobs:
     enclosed: npt.NDArray[np.bool_]
     #: True for labels that may lie on a clean face: the face itself (0) and pip candidates.
     clean: npt.NDArray[np.bool_]
+    #: Grey level below which a pixel is surely ink.
+    ink: float
 
 
 def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, _Blobs]:
     """Label dark regions (4-connected); label 0 is the white face."""
     loose = grey <= threshold
     faces = grey[::4, ::4][~loose[::4, ::4]]
+    ink = float(threshold)
     if faces.size:
         ink = min(float(threshold), p.ink_ratio * float(np.median(faces)))
         # Half-dark pixels stay dark inside broad dark areas (table, board) but not in the
@@ -177,7 +183,7 @@ def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, 
     cy = centroids[:, 1].astype(np.float64)
     clean = np.zeros(area.shape, dtype=np.bool_)
     clean[0] = True
-    blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed, clean)
+    blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, ink)
     return labels.astype(np.int32, copy=False), blobs
 
 
@@ -195,26 +201,128 @@ class _Bar:
     minus: float  # ... and along ``-across``
     reach: float  # the shorter face extent from the bar centre along the long axis
     width: float  # face width measured on this tile (too large if neighbours touch both ways)
+    #: Pips split off this bar (blob stat rows: x, y, w, h, area, cx, cy).
+    split_pips: tuple[tuple[int, int, int, int, int, float, float], ...] = ()
 
 
-def _find_bars(p: RecognitionParams, labels: I32, blobs: _Blobs) -> list[_Bar]:
+def _find_bars(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs) -> list[_Bar]:
+    """Bar candidates (some split off pips that had blurred into them)."""
     bw, bh, area = blobs.w, blobs.h, blobs.area
     longest = np.maximum(bw, bh)
     box_fill = area / np.maximum(bw * bh, 1)
     elongated = (np.maximum(bw, bh) >= p.bar_min_aspect * np.minimum(bw, bh)) | (box_fill < 0.5)
     cand = np.flatnonzero(blobs.enclosed & (longest >= p.bar_min_length_px * 0.7) & elongated)
     bars: list[_Bar] = []
+    stout: list[tuple[int, _Bar | None]] = []
     for lab in cand.tolist():
         bar = _measure_bar(p, labels, blobs, lab)
-        if bar is not None:
+        if bar is None or bar.length < p.bar_split_aspect * bar.thickness:
+            stout.append((lab, bar))
+        else:
             bars.append(bar)
+    # Split only regions about as long as the clean bars (all of them if none is clean).
+    typical = float(np.median([b.length for b in bars])) if bars else 0.0
+    for lab, unsplit in stout:
+        side = float(longest[lab])
+        split = None
+        if typical == 0.0 or 0.6 * typical <= side <= 1.4 * typical:
+            split = _split_bar(p, grey, labels, blobs, lab)
+        chosen = split or unsplit
+        if chosen is not None:
+            bars.append(chosen)
     return bars
+
+
+def _split_bar(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, lab: int) -> _Bar | None:
+    """A bar that pips have blurred into: re-threshold its region darker, measure the
+    elongated core as the bar and return the other cores as pips."""
+    x0, y0, ww, hh = int(blobs.x[lab]), int(blobs.y[lab]), int(blobs.w[lab]), int(blobs.h[lab])
+    mine = labels[y0 : y0 + hh, x0 : x0 + ww] == lab
+    values = grey[y0 : y0 + hh, x0 : x0 + ww]
+    darkest = float(values[mine].min())
+    level = darkest + p.bar_split_level * (blobs.ink - darkest)
+    core = (mine & (values <= level)).astype(np.uint8)
+    n, sub, stats, cents = cv2.connectedComponentsWithStats(core, connectivity=4)
+    if n <= 2:
+        return None
+    found: list[_Bar] = []
+    for k in range(1, n):
+        m = cv2.moments((sub == k).astype(np.uint8), binaryImage=True)
+        centre = (x0 + float(cents[k][0]), y0 + float(cents[k][1]))
+        bar = _bar_from_moments(p, labels, blobs, lab, m=m, centre=centre)
+        if bar is not None:
+            found.append(bar)
+    if not found:
+        return None
+    best = max(found, key=lambda b: b.length)
+    # Whatever of the region lies off the bar's line is pips.
+    band = np.zeros_like(core)
+    half = best.length / 2 + 1
+    (bx, by), (ax, ay) = best.center, best.across
+    ends = [(bx - x0 + s * half * ax, by - y0 + s * half * ay) for s in (-1.0, 1.0)]
+    thick = max(3, round(best.thickness) + 2)
+    p1, p2 = ((round(ex), round(ey)) for ex, ey in ends)
+    cv2.line(band, p1, p2, 1, thick)
+    rest_mask = (mine & (band == 0)).astype(np.uint8)
+    n, sub, stats, cents = cv2.connectedComponentsWithStats(rest_mask, connectivity=4)
+    rest = [
+        _stat_row(stats[k], x0, y0, 1.0, (x0 + float(cents[k][0]), y0 + float(cents[k][1])))
+        for k in range(1, n)
+        if stats[k][4] >= p.pip_min_area_px
+    ]
+    return dataclasses.replace(best, split_pips=tuple(rest))
+
+
+def _stat_row(
+    st: npt.NDArray[np.int32], x0: int, y0: int, scale: float, c: tuple[float, float]
+) -> tuple[int, int, int, int, int, float, float]:
+    return (
+        int(st[0]) + x0,
+        int(st[1]) + y0,
+        int(st[2]),
+        int(st[3]),
+        round(float(st[4]) * scale),
+        c[0],
+        c[1],
+    )
+
+
+def _with_pips(blobs: _Blobs, rows: list[tuple[int, int, int, int, int, float, float]]) -> _Blobs:
+    """``blobs`` with extra enclosed regions appended (their pixels keep their old label)."""
+    if not rows:
+        return blobs
+    cols = list(zip(*rows, strict=True))
+    ints = [
+        np.concatenate([a, np.array(c, dtype=np.int32)])
+        for a, c in zip((blobs.x, blobs.y, blobs.w, blobs.h, blobs.area), cols[:5], strict=True)
+    ]
+    cx = np.concatenate([blobs.cx, np.array(cols[5], dtype=np.float64)])
+    cy = np.concatenate([blobs.cy, np.array(cols[6], dtype=np.float64)])
+    enclosed = np.concatenate([blobs.enclosed, np.ones(len(rows), dtype=np.bool_)])
+    clean = np.concatenate([blobs.clean, np.zeros(len(rows), dtype=np.bool_)])
+    x, y, w, h, area = ints
+    return _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, blobs.ink)
 
 
 def _measure_bar(p: RecognitionParams, labels: I32, blobs: _Blobs, lab: int) -> _Bar | None:
     x0, y0, ww, hh = int(blobs.x[lab]), int(blobs.y[lab]), int(blobs.w[lab]), int(blobs.h[lab])
     crop = (labels[y0 : y0 + hh, x0 : x0 + ww] == lab).astype(np.uint8)
     m = cv2.moments(crop, binaryImage=True)
+    if m["m00"] <= 0:
+        return None
+    centre = (float(blobs.cx[lab]), float(blobs.cy[lab]))
+    return _bar_from_moments(p, labels, blobs, lab, m=m, centre=centre)
+
+
+def _bar_from_moments(
+    p: RecognitionParams,
+    labels: I32,
+    blobs: _Blobs,
+    lab: int,
+    *,
+    m: dict[str, float],
+    centre: tuple[float, float],
+) -> _Bar | None:
     if m["m00"] <= 0:
         return None
     mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
@@ -228,7 +336,7 @@ def _measure_bar(p: RecognitionParams, labels: I32, blobs: _Blobs, lab: int) -> 
     theta = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
     across = (math.cos(theta), math.sin(theta))
     along = (-across[1], across[0])
-    cx, cy = float(blobs.cx[lab]), float(blobs.cy[lab])
+    cx, cy = centre
     scan = int(3 * length) + 4
     cap = 0.3 * length * length
 
@@ -343,6 +451,8 @@ def _read_tiles(
     p: RecognitionParams, labels: I32, blobs: _Blobs, proposals: list[_Proposal], width: float
 ) -> list[TileReading]:
     pip_ids = _pip_candidates(p, blobs, width)
+    bar_labels = np.array([pr.bar.label for pr in proposals], dtype=np.int32)
+    pip_ids = pip_ids[~np.isin(pip_ids, bar_labels)]
     blobs.clean[pip_ids] = True
     ref_area = _reference_pip_area(p, blobs, pip_ids, proposals)
     ratios = np.array([pr.bar.length / pr.width for pr in proposals]) if proposals else np.zeros(0)
