@@ -45,6 +45,9 @@ def test_frozen() -> None:
         '{"pip_min_fill": true}',
         '{"tile_aspect": null}',
         '{"layout_rms_soft": -1}',
+        '{"bar_split_levels": []}',
+        '{"bar_split_levels": [0.5, 2]}',
+        '{"bar_split_levels": 0.5}',
     ],
 )
 def test_invalid_parameters_are_refused(text: str) -> None:

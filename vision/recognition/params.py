@@ -42,10 +42,10 @@ class RecognitionParams:
     #: Smallest length/thickness ratio of a bar.
     bar_min_aspect: float = 2.5
     #: A bar candidate stouter than this (length/thickness) may have pips blurred into it: it
-    #: is re-thresholded at ``bar_split_level`` of the way from its darkest pixel to the ink
-    #: level, and the elongated core is the bar, the other cores pips.
+    #: is re-thresholded at each of ``bar_split_levels`` (fractions of the way from its darkest
+    #: pixel to the ink level); the longest slender core is the bar, the rest pips.
     bar_split_aspect: float = 5.0
-    bar_split_level: float = 0.5
+    bar_split_levels: tuple[float, ...] = (0.85, 0.7, 0.5, 0.3)
     #: Bar length as a fraction of the tile width measured across it.
     bar_min_rel: float = 0.25
     bar_max_rel: float = 0.98
@@ -73,7 +73,7 @@ class RecognitionParams:
     #: Largest bounding-box aspect of a pip.
     pip_max_aspect: float = 2.2
     #: Dark specks smaller than this fraction of the scene's median pip area are not pips.
-    pip_min_ref_ratio: float = 0.35
+    pip_min_ref_ratio: float = 0.5
     #: A dark blob this many times the scene's median pip area counts as several touching pips.
     pip_merge_ratio: float = 1.7
     #: Pips are counted inside the half square shrunk by this fraction of its half-side.
@@ -121,6 +121,8 @@ class RecognitionParams:
             problems.append("min_confidence must be in [0, 1)")
         if self.tile_aspect < 1:
             problems.append("tile_aspect must be >= 1")
+        if not self.bar_split_levels or not all(0 < v <= 1 for v in self.bar_split_levels):
+            problems.append("bar_split_levels must be a non-empty list of numbers in (0, 1]")
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if isinstance(value, float) and not value >= 0:
@@ -139,6 +141,13 @@ class RecognitionParams:
         for name, raw in data.items():
             value = raw
             default = getattr(cls(), name)
+            if isinstance(default, tuple):
+                if not isinstance(value, list) or not all(
+                    isinstance(v, int | float) and not isinstance(v, bool) for v in value
+                ):
+                    raise RecognitionParamsError(f"{name}: expected a list of numbers")
+                kwargs[name] = tuple(float(v) for v in value)
+                continue
             if isinstance(value, bool) or not isinstance(value, int | float | type(None)):
                 raise RecognitionParamsError(f"{name}: expected a number, got {value!r}")
             if value is None and name != "white_threshold":

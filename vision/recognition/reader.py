@@ -225,7 +225,8 @@ def _find_bars(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs) -> li
     for lab, unsplit in stout:
         side = float(longest[lab])
         split = None
-        if typical == 0.0 or 0.6 * typical <= side <= 1.4 * typical:
+        plausible = 0.6 * typical <= side <= 1.4 * typical and area[lab] <= typical**2
+        if typical == 0.0 or plausible:
             split = _split_bar(p, grey, labels, blobs, lab)
         chosen = split or unsplit
         if chosen is not None:
@@ -240,23 +241,26 @@ def _split_bar(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, lab: 
     mine = labels[y0 : y0 + hh, x0 : x0 + ww] == lab
     values = grey[y0 : y0 + hh, x0 : x0 + ww]
     darkest = float(values[mine].min())
-    level = darkest + p.bar_split_level * (blobs.ink - darkest)
-    core = (mine & (values <= level)).astype(np.uint8)
-    n, sub, stats, cents = cv2.connectedComponentsWithStats(core, connectivity=4)
-    if n <= 2:
-        return None
     found: list[_Bar] = []
-    for k in range(1, n):
-        m = cv2.moments((sub == k).astype(np.uint8), binaryImage=True)
-        centre = (x0 + float(cents[k][0]), y0 + float(cents[k][1]))
-        bar = _bar_from_moments(p, labels, blobs, lab, m=m, centre=centre)
-        if bar is not None:
-            found.append(bar)
+    # Ink is not equally dark everywhere (a faint bar beside black pips): try a few levels
+    # and keep the longest slender core.
+    for fraction in p.bar_split_levels:
+        level = darkest + fraction * (blobs.ink - darkest)
+        core = (mine & (values <= level)).astype(np.uint8)
+        n, sub, stats, cents = cv2.connectedComponentsWithStats(core, connectivity=4)
+        for k in range(1, n):
+            if max(stats[k][2], stats[k][3]) < p.bar_min_length_px * 0.7:
+                continue
+            m = cv2.moments((sub == k).astype(np.uint8), binaryImage=True)
+            centre = (x0 + float(cents[k][0]), y0 + float(cents[k][1]))
+            bar = _bar_from_moments(p, labels, blobs, lab, m=m, centre=centre)
+            if bar is not None and bar.length >= p.bar_split_aspect * bar.thickness:
+                found.append(bar)
     if not found:
         return None
     best = max(found, key=lambda b: b.length)
     # Whatever of the region lies off the bar's line is pips.
-    band = np.zeros_like(core)
+    band = np.zeros(mine.shape, dtype=np.uint8)
     half = best.length / 2 + 1
     (bx, by), (ax, ay) = best.center, best.across
     ends = [(bx - x0 + s * half * ax, by - y0 + s * half * ay) for s in (-1.0, 1.0)]
