@@ -46,6 +46,9 @@ class RecognitionParams:
     #: pixel to the ink level); the longest slender core is the bar, the rest pips.
     bar_split_aspect: float = 5.0
     bar_split_levels: tuple[float, ...] = (0.85, 0.7, 0.5, 0.3)
+    #: Collinear pieces of a broken bar are joined if together they are at most this many
+    #: times the scene's typical bar length.
+    bar_join_max_rel: float = 1.25
     #: Bar length as a fraction of the tile width measured across it.
     bar_min_rel: float = 0.25
     bar_max_rel: float = 0.98

@@ -231,7 +231,59 @@ def _find_bars(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs) -> li
         chosen = split or unsplit
         if chosen is not None:
             bars.append(chosen)
-    return bars
+    return _join_fragments(p, labels, blobs, bars)
+
+
+def _join_fragments(
+    p: RecognitionParams, labels: I32, blobs: _Blobs, bars: list[_Bar]
+) -> list[_Bar]:
+    """Join pieces of one bar broken by noise or glare: collinear, parallel, and together no
+    longer than a typical bar (bars of tiles side by side are collinear but far longer
+    together)."""
+    if len(bars) < 2:
+        return bars
+    typical = float(np.median([b.length for b in bars]))
+    out = list(bars)
+    joined = True
+    while joined:
+        joined = False
+        for i, a in enumerate(out):
+            for j in range(i + 1, len(out)):
+                b = out[j]
+                dot = a.across[0] * b.across[0] + a.across[1] * b.across[1]
+                if abs(dot) < math.cos(math.radians(15)):
+                    continue
+                dx, dy = b.center[0] - a.center[0], b.center[1] - a.center[1]
+                along_gap = dx * a.across[0] + dy * a.across[1]
+                off_line = abs(-dx * a.across[1] + dy * a.across[0])
+                span = abs(along_gap) + (a.length + b.length) / 2
+                if off_line > max(a.thickness, b.thickness) + 1.5:
+                    continue
+                if span > p.bar_join_max_rel * typical or span <= max(a.length, b.length):
+                    continue
+                lo = min(-a.length / 2, along_gap - b.length / 2)
+                hi = max(a.length / 2, along_gap + b.length / 2)
+                mid = (lo + hi) / 2
+                centre = (a.center[0] + mid * a.across[0], a.center[1] + mid * a.across[1])
+                owner = a if a.length >= b.length else b
+                merged = _bar_at(
+                    p,
+                    labels,
+                    blobs,
+                    owner.label,
+                    centre=centre,
+                    across=a.across,
+                    length=hi - lo,
+                    thickness=max(a.thickness, b.thickness),
+                )
+                if merged is None:
+                    continue
+                out = [c for k, c in enumerate(out) if k not in (i, j)] + [merged]
+                joined = True
+                break
+            if joined:
+                break
+    return out
 
 
 def _split_bar(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, lab: int) -> _Bar | None:
@@ -339,6 +391,23 @@ def _bar_from_moments(
         return None
     theta = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
     across = (math.cos(theta), math.sin(theta))
+    return _bar_at(
+        p, labels, blobs, lab, centre=centre, across=across, length=length, thickness=thickness
+    )
+
+
+def _bar_at(
+    p: RecognitionParams,
+    labels: I32,
+    blobs: _Blobs,
+    lab: int,
+    *,
+    centre: tuple[float, float],
+    across: tuple[float, float],
+    length: float,
+    thickness: float,
+) -> _Bar | None:
+    """Measure the face around a bar of this geometry (``None`` if it cannot be a bar)."""
     along = (-across[1], across[0])
     cx, cy = centre
     scan = int(3 * length) + 4
