@@ -7,6 +7,7 @@ layouts sit at ±1 on a unit grid and are scaled by the fitted pip spacing.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 import numpy as np
@@ -66,15 +67,16 @@ def layout_rms(points: FloatArray) -> float:
     # The pips may sit off the estimated half centre: fit the position too, but count a
     # group that is far off-centre against the layout.
     off_centre = 0.0
+    spacing = 0.0
     if n >= 2:
-        mean = points.mean(axis=0)
-        off_centre = float(np.hypot(*mean))
+        mean = points.sum(axis=0) / n
+        off_centre = math.hypot(float(mean[0]), float(mean[1]))
         points = points - mean
-    # Spacing: the outer pips of every layout sit at Chebyshev distance ``spacing``.
-    norms = np.abs(points).max(axis=1)
-    outer = norms[norms > 0.5 * norms.max()] if n > 1 else norms
-    spacing = float(np.median(outer)) if n > 1 else 0.0
+        # Spacing: the outer pips of every layout sit at Chebyshev distance ``spacing``.
+        norms = np.abs(points).max(axis=1)
+        outer = sorted(norms[norms > 0.5 * norms.max()].tolist())
+        spacing = outer[len(outer) // 2]
     fitted = _variants(n) * spacing  # (V, n, 2)
     d2 = ((points[None, :, None, :] - fitted[:, None, :, :]) ** 2).sum(axis=-1)  # (V, n, n)
-    chamfer = float((d2.min(axis=2).mean(axis=1) + d2.min(axis=1).mean(axis=1)).min())
+    chamfer = float(((d2.min(axis=2).sum(axis=1) + d2.min(axis=1).sum(axis=1)) / n).min())
     return float(np.sqrt(chamfer / 2.0)) + max(0.0, off_centre - 0.25)

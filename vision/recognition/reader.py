@@ -408,17 +408,15 @@ def _bar_at(
     thickness: float,
 ) -> _Bar | None:
     """Measure the face around a bar of this geometry (``None`` if it cannot be a bar)."""
-    along = (-across[1], across[0])
     cx, cy = centre
     scan = int(3 * length) + 4
     cap = 0.3 * length * length
 
-    def extent(dx: float, dy: float, far: int) -> float:
-        return _face_extent(labels, blobs, (cx, cy), (dx, dy), reach=far, own=lab, hole_cap=cap)
-
-    plus = extent(across[0], across[1], scan)
-    minus = extent(-across[0], -across[1], scan)
-    reach = min(extent(along[0], along[1], scan), extent(-along[0], -along[1], scan))
+    ax, ay = across
+    dirs = np.array([[ax, ay], [-ax, -ay], [-ay, ax], [ay, -ax]], dtype=np.float64)
+    ext = _face_extents(labels, blobs, (cx, cy), dirs, reach=scan, own=lab, hole_cap=cap)
+    plus, minus = float(ext[0]), float(ext[1])
+    reach = float(min(ext[2], ext[3]))
     # A neighbour touching the side spoils the width across the bar, one touching the end
     # spoils the length: a touching face only ever makes a measurement larger.
     width = min(plus + minus, 2 * reach / p.tile_aspect)
@@ -433,32 +431,32 @@ def _scene_width(p: RecognitionParams, bars: list[_Bar]) -> float:
     return float(np.median(ok or [b.width for b in bars]))
 
 
-def _face_extent(
+def _face_extents(
     labels: I32,
     blobs: _Blobs,
     start: tuple[float, float],
-    direction: tuple[float, float],
+    directions: F64,
     *,
     reach: int,
     own: int,
     hole_cap: float,
-) -> float:
-    """Distance from ``start`` along ``direction`` to the first pixel that is not tile face
-    (white, the bar itself, or a small enclosed hole such as a pip)."""
+) -> F64:
+    """Per direction (rows of ``directions``, unit vectors), the distance from ``start`` to the
+    first pixel that is not tile face (white, the bar itself, or a small enclosed hole such
+    as a pip)."""
     t = np.arange(reach + 1, dtype=np.float64)
-    xs = np.rint(start[0] + t * direction[0]).astype(np.intp)
-    ys = np.rint(start[1] + t * direction[1]).astype(np.intp)
+    xs = np.rint(start[0] + directions[:, :1] * t).astype(np.intp)
+    ys = np.rint(start[1] + directions[:, 1:] * t).astype(np.intp)
     hgt, wid = labels.shape
     inside = (xs >= 0) & (ys >= 0) & (xs < wid) & (ys < hgt)
-    lab = np.full(t.shape, -1, dtype=np.int64)
-    lab[inside] = labels[ys[inside], xs[inside]]
+    lab = labels[np.clip(ys, 0, hgt - 1), np.clip(xs, 0, wid - 1)]
     face = inside & (
-        (lab == 0)
-        | (lab == own)
-        | (blobs.enclosed[np.maximum(lab, 0)] & (blobs.area[np.maximum(lab, 0)] <= hole_cap))
+        (lab == 0) | (lab == own) | (blobs.enclosed[lab] & (blobs.area[lab] <= hole_cap))
     )
-    stop = np.flatnonzero(~face)
-    return float(stop[0]) - 0.5 if stop.size else float(reach)
+    blocked = ~face
+    first = np.argmax(blocked, axis=1).astype(np.float64) - 0.5
+    out: F64 = np.where(blocked.any(axis=1), first, float(reach))
+    return out
 
 
 # --------------------------------------------------------------------------- stage 3: tiles
