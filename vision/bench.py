@@ -37,20 +37,30 @@ def run_benchmarks(quick: bool) -> list[dict[str, object]]:
         repeats = 3 if quick else 10
         for image in scenes[:2]:  # warm-up
             identify(image)
-        times = []
+        times, cpu = [], []
         for _ in range(repeats):
             for image in scenes:
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 identify(image)
                 times.append(time.perf_counter() - t0)
+                cpu.append(time.process_time() - c0)
         rows.append(
             {
                 "name": "vision.recognition.scene_28_tiles_1280x720",
                 "value": round(1000 * statistics.median(times), 2),
-                "unit": "ms (median, 1 core)",
+                "unit": "ms (median wall time, 1 core)",
                 "target": "<= 15",
                 "note": f"{len(scenes)} synthetic scenes x {repeats}; "
                 f"p90 {1000 * sorted(times)[int(0.9 * len(times))]:.1f} ms",
+            }
+        )
+        rows.append(
+            {
+                "name": "vision.recognition.scene_28_tiles_1280x720_cpu",
+                "value": round(1000 * statistics.median(cpu), 2),
+                "unit": "ms (median CPU time, 1 core)",
+                "target": "<= 15",
+                "note": "CPU time of the process: what a busy shared machine does not inflate",
             }
         )
         count = 20 if quick else 500
