@@ -28,7 +28,12 @@ def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
     )
     ident.add_argument("--annotate", metavar="DIR", help="write annotated copies into DIR")
     ident.add_argument("--params", metavar="FILE", help="recognition parameters (JSON)")
-    ident.set_defaults(handler=_identify)
+    ident.add_argument(
+        "--region",
+        metavar="X,Y,X,Y,...",
+        help="only report tiles whose centre is inside this polygon (image pixels)",
+    )
+    ident.set_defaults(handler=_identify, parser=ident)
 
     ev = vision_sub.add_parser(
         "eval",
@@ -63,13 +68,14 @@ def _identify(args: argparse.Namespace) -> int:
     from vision.recognition.annotate import annotate
 
     params = _load_params(args.params)
+    region = _parse_region(args.parser, args.region)
     several = len(args.images) > 1
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
     for name in args.images:
         image = read_image(name)
-        reading = identify(image, params)
+        reading = identify(image, params, region=region)
         if args.json:
             doc = reading.to_json()
             if several:
@@ -93,6 +99,20 @@ def _identify(args: argparse.Namespace) -> int:
 
                 raise ImageReadError(f"cannot write {target}")
     return 0
+
+
+def _parse_region(
+    parser: argparse.ArgumentParser, text: str | None
+) -> list[tuple[float, float]] | None:
+    if text is None:
+        return None
+    try:
+        values = [float(v) for v in text.replace(" ", ",").split(",") if v]
+    except ValueError:
+        parser.error(f"--region: not a list of numbers: {text!r}")
+    if len(values) < 6 or len(values) % 2:
+        parser.error("--region needs at least 3 x,y points")
+    return list(zip(values[::2], values[1::2], strict=True))
 
 
 def _eval(args: argparse.Namespace) -> int:

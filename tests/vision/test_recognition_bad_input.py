@@ -83,3 +83,9 @@ def test_non_contiguous_view_is_accepted_and_untouched() -> None:
     reading = identify(view)
     assert len(reading.tiles) == 8
     assert np.array_equal(before, view)
+
+
+@pytest.mark.parametrize("region", [[], [(0, 0), (1, 1)], [(0, 0), (1, float("nan")), (2, 2)]])
+def test_bad_region_raises(region: list[tuple[float, float]]) -> None:
+    with pytest.raises(InvalidImageError):
+        identify(np.zeros((64, 64, 3), np.uint8), region=region)

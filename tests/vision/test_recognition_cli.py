@@ -95,3 +95,20 @@ def test_blank_image_reads_no_tiles(tmp_path: Path, capsys: pytest.CaptureFixtur
     cv2.imwrite(str(path), render_scene(0, n_tiles=4).image * 0)
     assert main(["vision", "identify", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"tiles": []}
+
+
+def test_region_limits_the_tiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, _ = write_scene(tmp_path, 6, n_tiles=8)
+    assert main(["vision", "identify", str(path), "--json", "--region", "0,0,1,0,1,1"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"tiles": []}
+    whole = "0,0 1280,0 1280,720 0,720"
+    assert main(["vision", "identify", str(path), "--json", "--region", whole]) == 0
+    assert len(json.loads(capsys.readouterr().out)["tiles"]) == 8
+
+
+@pytest.mark.parametrize("region", ["1,2,3", "a,b,c,d,e,f", "1,2,3,4"])
+def test_bad_region_is_a_usage_error(tmp_path: Path, region: str) -> None:
+    path, _ = write_scene(tmp_path, 6, n_tiles=2)
+    with pytest.raises(SystemExit) as exc:
+        main(["vision", "identify", str(path), "--region", region])
+    assert exc.value.code == 2

@@ -33,3 +33,16 @@ def test_tile_scale_is_found_from_the_photo() -> None:
     # Cells are about 54 px; a tile covers two cells (raised tiles look a little larger,
     # the printed border pictures a little smaller).
     assert reading.tile_length_px == pytest.approx(2 * truth["cell_px"], rel=0.12)
+
+
+def test_a_play_area_keeps_the_printed_border_pictures_out() -> None:
+    # The printed domino pictures on the border look like flat tiles from above and are read
+    # as tiles; a play area (here the board's grid, as calibration would give it) drops them.
+    truth = ddd_truth("2_10")
+    image = read_image(ddd_dev_dir() / "2_10.jpg")
+    everything = identify(image)
+    on_grid = identify(image, region=[tuple(c) for c in truth["grid_corners_px"]])
+    assert len(everything.tiles) > len(truth["tiles"])
+    assert len(on_grid.tiles) == len(truth["tiles"])
+    score = score_ddd(truth, parse_prediction(on_grid.to_json()))
+    assert score.tiles_correct == len(truth["tiles"]) and score.outside == 0

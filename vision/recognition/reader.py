@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -49,14 +50,22 @@ _DEFAULT = RecognitionParams()
 
 
 def identify(
-    image: npt.NDArray[np.generic], params: RecognitionParams | None = None
+    image: npt.NDArray[np.generic],
+    params: RecognitionParams | None = None,
+    *,
+    region: Sequence[Point] | None = None,
 ) -> SceneReading:
     """Read every tile in ``image``.
 
     ``image``: ``uint8`` ``(H, W)`` grey or ``(H, W, 3)`` BGR / ``(H, W, 4)`` BGRA, taken roughly
     from above. It is not modified. Raises :class:`~vision.errors.InvalidImageError` when the
     array cannot be an image; a frame without readable tiles gives an empty reading.
+
+    ``region``: optional polygon (image pixels, at least 3 points), e.g. the play area from
+    calibration; tiles whose centre lies outside it are not reported (pictures of dominoes
+    printed around a board look like tiles from above).
     """
+    polygon = _region(region)
     p = params or _DEFAULT
     grey = _darkest_channel(p, image)
     h, w = grey.shape
@@ -75,9 +84,23 @@ def identify(
     blobs = _with_pips(blobs, [row for pr in proposals for row in pr.bar.split_pips])
     tiles = _read_tiles(p, labels, blobs, proposals, width)
     kept = [_shifted(t, x0, y0) for t in _suppress_overlaps(p, tiles, width)]
+    if polygon is not None:
+        kept = [t for t in kept if cv2.pointPolygonTest(polygon, t.center, False) >= 0]
     kept.sort(key=lambda t: (t.center[1], t.center[0]))
     length = width * p.tile_aspect if kept else 0.0
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+
+
+def _region(region: Sequence[Point] | None) -> npt.NDArray[np.float32] | None:
+    if region is None:
+        return None
+    try:
+        polygon = np.asarray(region, dtype=np.float32).reshape(-1, 2)
+    except (TypeError, ValueError) as exc:
+        raise InvalidImageError(f"region must be a list of (x, y) points: {exc}") from exc
+    if len(polygon) < 3 or not np.isfinite(polygon).all():
+        raise InvalidImageError("region needs at least 3 finite (x, y) points")
+    return polygon
 
 
 # --------------------------------------------------------------------------- stage 1: faces
