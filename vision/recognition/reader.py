@@ -6,20 +6,23 @@ How it reads a frame (no board, camera or colour knowledge; the scale comes from
    unsaturated pixels (tile faces) are white. Every dark connected region is labelled once.
 2. *Bars*: every tile has one dark dividing bar; it is a thin, elongated dark region enclosed
    by a face. Each bar proposes a tile centred on it, its long axis across the bar. The face
-   is scanned from the bar's centre along and across it: the bar must be shorter than the face
-   is wide and the face must reach on both sides. The scene's tile width ``w`` is the median
-   of these measurements, so touching neighbours (which spoil one measurement) do not matter.
+   is scanned from the bar's centre along and across it; a touching neighbour only ever makes
+   a scan longer, so the tile's width is the measurement nearest the scene's median width.
+   Pips blurred into a bar are split off it (re-thresholded darker), and pieces of a bar
+   broken by noise are joined.
 3. *Halves*: each half is the ``w x w`` square on one side of the bar. Its pips are the small
    round dark regions inside it (a blob much larger than the scene's median pip counts as
-   touching pips). The face must otherwise be clean: samples that are dark and neither a pip
-   nor the bar (letters, board, background) reject the proposal.
-4. *Confidence*: how well the pips fit a standard layout, how clean the faces are, how typical
-   the bar is and whether the width was measured; duplicates and overlapping proposals keep
-   the most confident.
+   touching pips, a speck much smaller is not a pip). The face must otherwise be clean:
+   samples that are dark and neither a pip nor the bar (letters, board, background) reject
+   the proposal.
+4. *Confidence*: how well the pips fit a standard layout, how clean the faces are, how similar
+   the pips are in size, how typical the bar is and whether the width was measured;
+   overlapping proposals keep the most confident.
 
-Printed pictures of dominoes are flat and have no thickness, but they do look like tiles from
-above; they are kept out by the cleanliness and layout checks only when they carry print
-(numbers, letters). Images are ``uint8`` arrays, ``(H, W)`` grey or ``(H, W, 3|4)`` BGR(A).
+Letter boxes, logos and markers fail the cleanliness or layout checks. Printed pictures of
+dominoes with clean faces do look like tiles from above (they are flat, but that is not
+visible in a single frame): give ``region`` (the play area) to leave them out. Images are
+``uint8`` arrays, ``(H, W)`` grey or ``(H, W, 3|4)`` BGR(A).
 """
 
 from __future__ import annotations
@@ -87,6 +90,13 @@ def identify(
     if polygon is not None:
         kept = [t for t in kept if cv2.pointPolygonTest(polygon, t.center, False) >= 0]
     kept.sort(key=lambda t: (t.center[1], t.center[0]))
+    log.debug(
+        "%d bar candidates, tile width %.1f px, %d proposals, %d tiles read",
+        len(bars),
+        width,
+        len(proposals),
+        len(kept),
+    )
     length = width * p.tile_aspect if kept else 0.0
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
 
