@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from recognition_support import match_scene
 
 from vision.recognition import identify
@@ -92,3 +94,16 @@ def test_generator_is_deterministic() -> None:
     a, b = render_scene(9), render_scene(9)
     assert np.array_equal(a.image, b.image) and a.tiles == b.tiles
     assert not np.array_equal(a.image, render_scene(10).image)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 10_000),
+    rotation=st.floats(0, 360),
+    tile_width=st.floats(24, 44),
+)
+def test_any_seeded_scene_reads_as_drawn(seed: int, rotation: float, tile_width: float) -> None:
+    scene = render_scene(
+        seed, n_tiles=16, rotation_deg=rotation, tile_width_px=tile_width, width=1400, height=1400
+    )
+    assert match_scene(scene, identify(scene.image)) == []
