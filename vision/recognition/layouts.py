@@ -54,16 +54,22 @@ def _variants(n: int) -> FloatArray:
 
 
 def layout_rms(points: FloatArray) -> float:
-    """Chamfer RMS distance (half-square units) of ``points`` (``(n, 2)``) to layout ``n``.
+    """Chamfer RMS distance of ``points`` to their standard layout (see :func:`layout_fit`)."""
+    return layout_fit(points)[0]
 
-    Rotations, mirror images and the spacing of the layout are fitted. 0 for ``n <= 1`` at the
-    centre; ``inf`` when ``n`` has no standard layout.
+
+def layout_fit(points: FloatArray) -> tuple[float, float]:
+    """``(rms, spacing)``: chamfer RMS distance (half-square units) of ``points`` (``(n, 2)``)
+    to layout ``n``, and the fitted spacing of its outer pips (0 for fewer than 2 pips).
+
+    Rotations, mirror images, position and spacing of the layout are fitted. The RMS is 0 for
+    ``n <= 1`` at the centre and ``inf`` when ``n`` has no standard layout.
     """
     n = len(points)
     if n not in _BASE:
-        return float("inf")
+        return float("inf"), 0.0
     if n == 0:
-        return 0.0
+        return 0.0, 0.0
     # The pips may sit off the estimated half centre: fit the position too, but count a
     # group that is far off-centre against the layout.
     off_centre = 0.0
@@ -79,4 +85,4 @@ def layout_rms(points: FloatArray) -> float:
     fitted = _variants(n) * spacing  # (V, n, 2)
     d2 = ((points[None, :, None, :] - fitted[:, None, :, :]) ** 2).sum(axis=-1)  # (V, n, n)
     chamfer = float(((d2.min(axis=2).sum(axis=1) + d2.min(axis=1).sum(axis=1)) / n).min())
-    return float(np.sqrt(chamfer / 2.0)) + max(0.0, off_centre - 0.25)
+    return float(np.sqrt(chamfer / 2.0)) + max(0.0, off_centre - 0.25), float(spacing)

@@ -93,6 +93,13 @@ class RecognitionParams:
     #: RMS error (in half-widths) of the pips against the fitted standard layout at which
     #: the layout factor of the confidence halves.
     layout_rms_soft: float = 0.12
+    #: A place of the 3x3 pip grid without a counted pip but darker than this fraction of the
+    #: face brightness is a pip that could not be counted (blur, glare, too small)...
+    ghost_level: float = 0.8
+    #: ... where "without a pip" means no pip within this fraction of the pip spacing ...
+    ghost_match_rel: float = 0.45
+    #: ... and each such place multiplies the half's confidence by this.
+    ghost_penalty: float = 0.4
     #: Tiles with a confidence below this are not reported.
     min_confidence: float = 0.25
     #: Two tiles whose centres are closer than this fraction of ``w`` are one tile.

@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import InvalidImageError
-from vision.recognition.layouts import MAX_LAYOUT, layout_rms
+from vision.recognition.layouts import MAX_LAYOUT, layout_fit
 from vision.recognition.params import RecognitionParams
 from vision.types import HalfReading, Point, SceneReading, TileReading
 
@@ -85,7 +85,7 @@ def identify(
     width = _scene_width(p, bars)
     proposals = _propose_tiles(p, bars, width)
     blobs = _with_pips(blobs, [row for pr in proposals for row in pr.bar.split_pips])
-    tiles = _read_tiles(p, labels, blobs, proposals, width)
+    tiles = _read_tiles(p, crop, labels, blobs, proposals, width=width)
     kept = [_shifted(t, x0, y0) for t in _suppress_overlaps(p, tiles, width)]
     if polygon is not None:
         kept = [t for t in kept if cv2.pointPolygonTest(polygon, t.center, False) >= 0]
@@ -191,6 +191,8 @@ class _Blobs:
     clean: npt.NDArray[np.bool_]
     #: Grey level below which a pixel is surely ink.
     ink: float
+    #: Typical grey level of a tile face.
+    face: float
 
 
 def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, _Blobs]:
@@ -198,8 +200,10 @@ def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, 
     loose = grey <= threshold
     faces = grey[::4, ::4][~loose[::4, ::4]]
     ink = float(threshold)
+    face = 255.0
     if faces.size:
-        ink = min(float(threshold), p.ink_ratio * float(np.median(faces)))
+        face = float(np.median(faces))
+        ink = min(float(threshold), p.ink_ratio * face)
         # Half-dark pixels stay dark inside broad dark areas (table, board) but not in the
         # one- or two-pixel bridges between ink marks.
         eroded = cv2.erode(loose.view(np.uint8), np.ones((3, 3), np.uint8))
@@ -216,7 +220,7 @@ def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, 
     cy = centroids[:, 1].astype(np.float64)
     clean = np.zeros(area.shape, dtype=np.bool_)
     clean[0] = True
-    blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, ink)
+    blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, ink, face)
     return labels.astype(np.int32, copy=False), blobs
 
 
@@ -390,7 +394,7 @@ def _with_pips(blobs: _Blobs, rows: list[tuple[int, int, int, int, int, float, f
     enclosed = np.concatenate([blobs.enclosed, np.ones(len(rows), dtype=np.bool_)])
     clean = np.concatenate([blobs.clean, np.zeros(len(rows), dtype=np.bool_)])
     x, y, w, h, area = ints
-    return _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, blobs.ink)
+    return _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, blobs.ink, blobs.face)
 
 
 def _measure_bar(p: RecognitionParams, labels: I32, blobs: _Blobs, lab: int) -> _Bar | None:
@@ -549,10 +553,19 @@ class _Half:
     rms: float
     dirt: float
     pip_areas: tuple[float, ...]
+    spacing: float  # fitted pip spacing (half-square units), 0 for fewer than 2 pips
+    points: F64  # pip positions (half-square units), (n, 2)
+    ghosts: int = 0  # pip-like dark spots on the layout grid that were not counted
 
 
 def _read_tiles(
-    p: RecognitionParams, labels: I32, blobs: _Blobs, proposals: list[_Proposal], width: float
+    p: RecognitionParams,
+    grey: U8,
+    labels: I32,
+    blobs: _Blobs,
+    proposals: list[_Proposal],
+    *,
+    width: float,
 ) -> list[TileReading]:
     pip_ids = _pip_candidates(p, blobs, width)
     bar_labels = np.array([pr.bar.label for pr in proposals], dtype=np.int32)
@@ -561,7 +574,7 @@ def _read_tiles(
     ref_area = _reference_pip_area(p, blobs, pip_ids, proposals)
     ratios = np.array([pr.bar.length / pr.width for pr in proposals]) if proposals else np.zeros(0)
     typical_ratio = float(np.median(ratios)) if ratios.size else 0.0
-    tiles: list[TileReading] = []
+    read: list[tuple[_Proposal, float, list[_Half]]] = []
     for pr, ratio in zip(proposals, ratios.tolist(), strict=True):
         halves: list[_Half] = []
         for sign in (-1.0, 1.0):
@@ -569,8 +582,15 @@ def _read_tiles(
             if half is None:
                 break
             halves.append(half)
-        if len(halves) != 2:
-            continue
+        if len(halves) == 2:
+            read.append((pr, ratio, halves))
+    spacings = sorted(h.spacing for _, _, hs in read for h in hs if h.spacing > 0)
+    spacing = spacings[len(spacings) // 2] if spacings else 0.0
+    flat = [(pr, h) for pr, _, hs in read for h in hs]
+    ghosts = iter(_count_ghosts(p, grey, blobs, flat, spacing=spacing))
+    tiles: list[TileReading] = []
+    for pr, ratio, found in read:
+        halves = [dataclasses.replace(h, ghosts=next(ghosts)) for h in found]
         tile = _score_tile(
             p, pr, halves, ratio=ratio, typical_ratio=typical_ratio, ref_area=ref_area
         )
@@ -655,8 +675,52 @@ def _read_half(
         return None
     # Touching pips: their positions are not individual pips, so the layout is not checked.
     single = bool(np.all(counts == 1))
-    rms = layout_rms(np.column_stack([pts_a, pts_b])) if single else p.layout_rms_soft
-    return _Half(hc, n, rms, dirt, tuple(areas.tolist()))
+    points = np.column_stack([pts_a, pts_b])
+    rms, spacing = layout_fit(points) if single else (p.layout_rms_soft, 0.0)
+    return _Half(hc, n, rms, dirt, tuple(areas.tolist()), spacing, points)
+
+
+def _count_ghosts(
+    p: RecognitionParams,
+    grey: U8,
+    blobs: _Blobs,
+    halves: list[tuple[_Proposal, _Half]],
+    *,
+    spacing: float,
+) -> list[int]:
+    """Per half, the places of the 3x3 pip grid (every standard layout is part of it) that
+    hold no counted pip but are clearly darker than the face: pips too faint or blurred to
+    count. Such a reading is unsure rather than silently short of a pip."""
+    if spacing <= 0 or not halves:
+        return [0] * len(halves)
+    n = len(halves)
+    grid = _GRID * spacing  # (9, 2)
+    pts = np.full((n, MAX_LAYOUT, 2), np.nan)
+    for k, (_, h) in enumerate(halves):
+        pts[k, : len(h.points)] = h.points[:MAX_LAYOUT]
+    diff = grid[None, :, None, :] - pts[:, None, :, :]  # (n, 9, MAX, 2)
+    dist = np.sqrt((diff**2).sum(axis=-1))
+    occupied = (np.nan_to_num(dist, nan=np.inf) <= p.ghost_match_rel * spacing).any(axis=2)
+    centre = np.array([h.center for _, h in halves])  # (n, 2)
+    along = np.array([pr.along for pr, _ in halves])
+    across = np.array([pr.across for pr, _ in halves])
+    width = np.array([pr.width for pr, _ in halves])[:, None]
+    half_len, half_wid = width * p.tile_aspect / 4, width / 2
+    xs = centre[:, :1] + grid[None, :, 0] * half_len * along[:, :1]
+    xs += grid[None, :, 1] * half_wid * across[:, :1]
+    ys = centre[:, 1:] + grid[None, :, 0] * half_len * along[:, 1:]
+    ys += grid[None, :, 1] * half_wid * across[:, 1:]
+    hgt, wid = grey.shape
+    xi = np.clip(np.rint(xs).astype(np.intp), 1, wid - 2)
+    yi = np.clip(np.rint(ys).astype(np.intp), 1, hgt - 2)
+    darkest = grey[yi, xi]
+    for dy, dx in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        darkest = np.minimum(darkest, grey[yi + dy, xi + dx])
+    ghost = ~occupied & (darkest.astype(np.float64) < p.ghost_level * blobs.face)
+    return [int(g) for g in ghost.sum(axis=1)]
+
+
+_GRID = np.array([(x, y) for x in (-1.0, 0.0, 1.0) for y in (-1.0, 0.0, 1.0)])
 
 
 def _face_dirt(
@@ -707,7 +771,8 @@ def _score_tile(
         if h.pip_areas and ref_area > 0:
             spread = max(abs(math.log(a / ref_area)) for a in h.pip_areas if a > 0)
             size = 1.0 / (1.0 + (spread / 1.2) ** 2)
-        half_conf.append(layout * clean * size)
+        ghost = p.ghost_penalty**h.ghosts
+        half_conf.append(layout * clean * size * ghost)
     bar = 1.0 / (1.0 + ((ratio - typical_ratio) / 0.2) ** 2) if typical_ratio > 0 else 1.0
     conf = min(half_conf) * (0.5 + 0.5 * bar) * (1.0 if pr.measured else 0.85)
     if conf < p.min_confidence:

@@ -104,6 +104,9 @@ def render_scene(
     angle = math.radians(rotation_deg if rotation_deg is not None else rng.uniform(-12, 12))
     homography = _camera(rng, placed, w_px, (width, height), angle=angle, perspective=perspective)
     image = _background(rng, width, height)
+    # All shadows first: a tile never casts a shadow onto a neighbour of the same height.
+    for t in placed:
+        _fill(image, _outline(homography, t) + np.array([0.05, 0.06]) * w_px, (30, 30, 30), 0.45)
     drawn = [_draw_tile(rng, image, homography, t, w_px) for t in placed]
     if blur > 0:
         image = np.asarray(cv2.GaussianBlur(image, (0, 0), blur), dtype=np.uint8)
@@ -211,11 +214,8 @@ def _draw_tile(
     def plane(a: float, b: float) -> tuple[float, float]:
         return (cx + a * ux + b * vx, cy + a * uy + b * vy)
 
-    outline = np.array([plane(a, b) for a, b in _rounded_rect(1.0, 0.5, 0.09)])
-    img_outline = _apply(h, outline)
+    img_outline = _outline(h, t)
     body = int(rng.integers(228, 250))
-    shadow_off = np.array([0.05, 0.06]) * w_px
-    _fill(image, img_outline + shadow_off, (30, 30, 30), blend=0.45)
     _fill(image, img_outline, (body - 4, body, body + 2))
     cv2.polylines(image, [_fixed(img_outline)], True, (150, 150, 150), 1, cv2.LINE_AA, _SS)
     t2 = BAR_THICKNESS_REL / 2
@@ -254,6 +254,14 @@ def _draw_tile(
             (cs[3][0], cs[3][1]),
         ),
     )
+
+
+def _outline(h: F64, t: _Placed) -> F64:
+    """The rounded outline of a tile in image pixels."""
+    ux, uy = math.cos(t.angle), math.sin(t.angle)
+    cx, cy = t.center
+    plane = [(cx + a * ux - b * uy, cy + a * uy + b * ux) for a, b in _rounded_rect(1.0, 0.5, 0.09)]
+    return _apply(h, np.array(plane))
 
 
 def _rounded_rect(half_len: float, half_wid: float, radius: float) -> list[tuple[float, float]]:
