@@ -324,8 +324,8 @@ def _join_fragments(
 
 
 def _split_bar(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, lab: int) -> _Bar | None:
-    """A bar that pips have blurred into: re-threshold its region darker, measure the
-    elongated core as the bar and return the other cores as pips."""
+    """A bar that pips have blurred into: re-threshold its region darker, measure the longest
+    slender core as the bar; what lies off the bar's line comes back as ``split_pips``."""
     x0, y0, ww, hh = int(blobs.x[lab]), int(blobs.y[lab]), int(blobs.w[lab]), int(blobs.h[lab])
     mine = labels[y0 : y0 + hh, x0 : x0 + ww] == lab
     values = grey[y0 : y0 + hh, x0 : x0 + ww]
@@ -359,7 +359,7 @@ def _split_bar(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, lab: 
     rest_mask = (mine & (band == 0)).astype(np.uint8)
     n, sub, stats, cents = cv2.connectedComponentsWithStats(rest_mask, connectivity=4)
     rest = [
-        _stat_row(stats[k], x0, y0, 1.0, (x0 + float(cents[k][0]), y0 + float(cents[k][1])))
+        _stat_row(stats[k], x0, y0, (x0 + float(cents[k][0]), y0 + float(cents[k][1])))
         for k in range(1, n)
         if stats[k][4] >= p.pip_min_area_px
     ]
@@ -367,17 +367,10 @@ def _split_bar(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, lab: 
 
 
 def _stat_row(
-    st: npt.NDArray[np.int32], x0: int, y0: int, scale: float, c: tuple[float, float]
+    st: npt.NDArray[np.int32], x0: int, y0: int, c: tuple[float, float]
 ) -> tuple[int, int, int, int, int, float, float]:
-    return (
-        int(st[0]) + x0,
-        int(st[1]) + y0,
-        int(st[2]),
-        int(st[3]),
-        round(float(st[4]) * scale),
-        c[0],
-        c[1],
-    )
+    """A blob stat row (x, y, w, h, area, cx, cy) in crop coordinates."""
+    return (int(st[0]) + x0, int(st[1]) + y0, int(st[2]), int(st[3]), int(st[4]), c[0], c[1])
 
 
 def _with_pips(blobs: _Blobs, rows: list[tuple[int, int, int, int, int, float, float]]) -> _Blobs:
