@@ -131,8 +131,8 @@ def _darkest_channel(p: RecognitionParams, image: npt.NDArray[np.generic]) -> U8
     if image.ndim == 2:
         grey = image
     elif image.ndim == 3 and image.shape[2] in (3, 4):
-        b, g, r = (np.ascontiguousarray(image[:, :, i]) for i in range(3))
-        grey = cv2.min(cv2.min(b, g), r)
+        channels = cv2.split(np.ascontiguousarray(image))
+        grey = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
     else:
         raise InvalidImageError(
             f"expected an (H, W), (H, W, 3) or (H, W, 4) image, got {image.shape}"
@@ -567,11 +567,14 @@ def _read_tiles(
     ref_area = _reference_pip_area(p, blobs, pip_ids, proposals)
     ratios = np.array([pr.bar.length / pr.width for pr in proposals]) if proposals else np.zeros(0)
     typical_ratio = float(np.median(ratios)) if ratios.size else 0.0
+    dirt = _face_dirt(p, labels, blobs, proposals)
     read: list[tuple[_Proposal, float, list[_Half]]] = []
-    for pr, ratio in zip(proposals, ratios.tolist(), strict=True):
+    for k, (pr, ratio) in enumerate(zip(proposals, ratios.tolist(), strict=True)):
         halves: list[_Half] = []
-        for sign in (-1.0, 1.0):
-            half = _read_half(p, labels, blobs, pip_ids, ref_area=ref_area, pr=pr, sign=sign)
+        for j, sign in enumerate((-1.0, 1.0)):
+            half = _read_half(
+                p, blobs, pip_ids, ref_area=ref_area, pr=pr, sign=sign, dirt=float(dirt[k, j])
+            )
             if half is None:
                 break
             halves.append(half)
@@ -628,14 +631,16 @@ def _reference_pip_area(
 
 def _read_half(
     p: RecognitionParams,
-    labels: I32,
     blobs: _Blobs,
     pip_ids: I32,
     *,
     ref_area: float,
     pr: _Proposal,
     sign: float,
+    dirt: float,
 ) -> _Half | None:
+    if dirt > p.face_max_dirt:
+        return None
     half_len = pr.width * p.tile_aspect / 4  # half of the half's extent along the tile
     half_wid = pr.width / 2
     hc = (
@@ -662,9 +667,6 @@ def _read_half(
         counts[areas < p.pip_merge_ratio * ref_area] = 1
     n = int(counts.sum())
     if n > min(p.max_pips, MAX_LAYOUT):
-        return None
-    dirt = _face_dirt(p, labels, blobs, pr, hc=hc, half_len=half_len, half_wid=half_wid)
-    if dirt > p.face_max_dirt:
         return None
     # Touching pips: their positions are not individual pips, so the layout is not checked.
     single = bool(np.all(counts == 1))
@@ -716,28 +718,33 @@ def _count_ghosts(
 _GRID = np.array([(x, y) for x in (-1.0, 0.0, 1.0) for y in (-1.0, 0.0, 1.0)])
 
 
-def _face_dirt(
-    p: RecognitionParams,
-    labels: I32,
-    blobs: _Blobs,
-    pr: _Proposal,
-    *,
-    hc: tuple[float, float],
-    half_len: float,
-    half_wid: float,
-) -> float:
-    """Fraction of a sample grid over the half that is dark but neither a pip nor the bar."""
+def _face_dirt(p: RecognitionParams, labels: I32, blobs: _Blobs, proposals: list[_Proposal]) -> F64:
+    """``(P, 2)``: per proposal and half (first the one at ``-along``), the fraction of a
+    sample grid over the half that is dark but neither a pip candidate nor the tile's bar
+    (1 when the half leaves the image)."""
+    if not proposals:
+        return np.zeros((0, 2))
     ga, gb = _sample_grid(p.face_samples, p.face_inset_rel)
-    xs = hc[0] + ga * half_len * pr.along[0] + gb * half_wid * pr.across[0]
-    ys = hc[1] + ga * half_len * pr.along[1] + gb * half_wid * pr.across[1]
-    xi, yi = np.rint(xs).astype(np.intp), np.rint(ys).astype(np.intp)
+    ga, gb = ga.ravel()[None, :], gb.ravel()[None, :]
+    centre = np.array([pr.center for pr in proposals])
+    along = np.array([pr.along for pr in proposals])
+    across = np.array([pr.across for pr in proposals])
+    width = np.array([pr.width for pr in proposals])[:, None]
+    bars = np.array([pr.bar.label for pr in proposals])[:, None]
+    half_len, half_wid = width * p.tile_aspect / 4, width / 2
     hgt, wid = labels.shape
-    inside = (xi >= 0) & (yi >= 0) & (xi < wid) & (yi < hgt)
-    if not inside.all():
-        return 1.0
-    lab = labels[yi, xi]
-    ok = blobs.clean[lab] | (lab == pr.bar.label)
-    return float(1.0 - ok.mean())
+    out = np.ones((len(proposals), 2))
+    for k, sign in enumerate((-1.0, 1.0)):
+        hx = centre[:, :1] + sign * half_len * along[:, :1]
+        hy = centre[:, 1:] + sign * half_len * along[:, 1:]
+        xi = np.rint(hx + ga * half_len * along[:, :1] + gb * half_wid * across[:, :1])
+        yi = np.rint(hy + ga * half_len * along[:, 1:] + gb * half_wid * across[:, 1:])
+        xi, yi = xi.astype(np.intp), yi.astype(np.intp)
+        inside = ((xi >= 0) & (yi >= 0) & (xi < wid) & (yi < hgt)).all(axis=1)
+        lab = labels[np.clip(yi, 0, hgt - 1), np.clip(xi, 0, wid - 1)]
+        ok = blobs.clean[lab] | (lab == bars)
+        out[:, k] = np.where(inside, 1.0 - ok.mean(axis=1), 1.0)
+    return out
 
 
 @cache
