@@ -129,6 +129,9 @@ class ScoreboardSettings(BaseSettings):
     token: SecretStr | None = Field(
         default=None, description="bearer token for the write endpoints; None = read-only"
     )
+    table_token: SecretStr | None = Field(
+        default=None, description="token put in commands sent to tables; defaults to token"
+    )
     ring_size: int = Field(default=500, ge=1, le=100_000, description="events kept per table")
     max_tables: int = Field(default=500, ge=1, le=100_000)
     client_queue: int = Field(default=64, ge=1, le=10_000, description="SSE messages per client")
