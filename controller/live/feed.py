@@ -6,16 +6,13 @@ import logging
 import threading
 import uuid
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from controller.live.clock import Clock
-from controller.live.publisher import ClientFactory, paho_client
+from controller.live.publisher import MQTT_ERR_SUCCESS, ClientFactory, MqttClient, paho_client
 from controller.live.settings import MqttSettings
 from controller.live.store import Outcome, TableStore
 from controller.live.topics import scoreboard_filters
-
-if TYPE_CHECKING:
-    import paho.mqtt.client as mqtt
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +68,8 @@ class ScoreboardFeed:
         """Send a command; False when the broker is away (commands are not queued)."""
         if not self.connected:
             return False
-        import paho.mqtt.client as mqtt
-
         info = self._client.publish(topic, payload, qos, False)
-        return info.rc == mqtt.MQTT_ERR_SUCCESS
+        return bool(info.rc == MQTT_ERR_SUCCESS)
 
     def _notify(self, outcome: Outcome) -> None:
         if self._on_change is not None:
@@ -84,7 +79,7 @@ class ScoreboardFeed:
                 log.exception("scoreboard change listener failed")
 
     def _handle_connect(
-        self, client: mqtt.Client, userdata: object, flags: object, reason: Any, props: object
+        self, client: MqttClient, userdata: object, flags: object, reason: Any, props: object
     ) -> None:
         if reason.is_failure:
             log.warning("broker refused the scoreboard: %s", reason)
@@ -97,14 +92,14 @@ class ScoreboardFeed:
         self._notify(Outcome(None, changed=True))
 
     def _handle_disconnect(
-        self, client: mqtt.Client, userdata: object, flags: object, reason: Any, props: object
+        self, client: MqttClient, userdata: object, flags: object, reason: Any, props: object
     ) -> None:
         self.connected = False
         self._store.set_broker(False)
         log.warning("scoreboard lost the broker (%s); reconnecting", reason)
         self._notify(Outcome(None, changed=True))
 
-    def _handle_message(self, client: mqtt.Client, userdata: object, msg: Any) -> None:
+    def _handle_message(self, client: MqttClient, userdata: object, msg: Any) -> None:
         try:
             outcome = self._store.ingest(msg.topic, bytes(msg.payload), self._clock.time())
         except Exception:  # never let one message kill paho's network thread

@@ -40,8 +40,34 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CommandHandler = Callable[[str, CommandPayload], None]
-ClientFactory = Callable[[str, MqttSettings], "mqtt.Client"]
 QOS = 1
+MQTT_ERR_SUCCESS = 0  # paho's codes, without importing paho
+MQTT_ERR_NO_CONN = 4
+
+
+class MqttClient(Protocol):
+    """The part of ``paho.mqtt.client.Client`` used here (the fake implements the same)."""
+
+    on_connect: Any
+    on_disconnect: Any
+    on_message: Any
+
+    def will_set(self, topic: str, payload: bytes, qos: int, retain: bool) -> Any: ...
+
+    def connect_async(self, host: str, port: int, keepalive: int) -> Any: ...
+
+    def loop_start(self) -> Any: ...
+
+    def loop_stop(self) -> Any: ...
+
+    def disconnect(self) -> Any: ...
+
+    def publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> Any: ...
+
+    def subscribe(self, topic: str, qos: int) -> Any: ...
+
+
+ClientFactory = Callable[[str, MqttSettings], MqttClient]
 
 
 class Publisher(Protocol):
@@ -243,16 +269,14 @@ class MqttPublisher:
         if not self._connected:
             self._outbox.put(msg)
             return
-        import paho.mqtt.client as mqtt
-
         info = self._client.publish(msg.topic, msg.payload, msg.qos, msg.retain)
-        if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):
+        if info.rc not in (MQTT_ERR_SUCCESS, MQTT_ERR_NO_CONN):
             # NO_CONN: paho keeps the message and resends it; anything else is ours to keep.
             self._outbox.put(msg)
 
     # -- paho callbacks (network thread) ------------------------------------------------------
     def _handle_connect(
-        self, client: mqtt.Client, userdata: object, flags: object, reason: Any, props: object
+        self, client: MqttClient, userdata: object, flags: object, reason: Any, props: object
     ) -> None:
         if reason.is_failure:
             log.warning("broker refused the connection: %s", reason)
@@ -272,7 +296,7 @@ class MqttPublisher:
                 client.publish(msg.topic, msg.payload, msg.qos, msg.retain)
 
     def _handle_disconnect(
-        self, client: mqtt.Client, userdata: object, flags: object, reason: Any, props: object
+        self, client: MqttClient, userdata: object, flags: object, reason: Any, props: object
     ) -> None:
         with self._lock:
             self._connected = False
@@ -284,7 +308,7 @@ class MqttPublisher:
         ):
             self._client.publish(topic, payload, QOS, True)
 
-    def _handle_message(self, client: mqtt.Client, userdata: object, msg: Any) -> None:
+    def _handle_message(self, client: MqttClient, userdata: object, msg: Any) -> None:
         topic: str = msg.topic
         if topic == f"{self._table.ha_prefix}/status":
             if bytes(msg.payload) == b"online" and self._table.ha_discovery:
