@@ -169,7 +169,8 @@ def paho_client(client_id: str, settings: MqttSettings) -> mqtt.Client:
     )
     # paho queues QoS>0 messages without limit while disconnected; our outbox is the real
     # buffer, this only bounds the short window between a drop and our noticing it.
-    client.max_queued_messages_set(settings.outbox_events)
+    # (room for a full outbox flushed at once, plus availability, device, state and discovery).
+    client.max_queued_messages_set(settings.outbox_events + 100)
     client.max_inflight_messages_set(100)
     return client
 
@@ -293,7 +294,9 @@ class MqttPublisher:
             pending = self._outbox.drain()
             latest = [m for m in (self._last_device, self._last_state) if m is not None]
             for msg in [m for m in pending if not m.retain] + latest:
-                client.publish(msg.topic, msg.payload, msg.qos, msg.retain)
+                info = client.publish(msg.topic, msg.payload, msg.qos, msg.retain)
+                if info.rc != MQTT_ERR_SUCCESS:
+                    log.warning("flush of %s failed (rc %s)", msg.topic, info.rc)
 
     def _handle_disconnect(
         self, client: MqttClient, userdata: object, flags: object, reason: Any, props: object
@@ -315,7 +318,13 @@ class MqttPublisher:
                 with self._lock:
                     self._publish_discovery()
             return
-        name = topic.rsplit("/", 1)[-1]
+        prefix = self.topics.cmd("")
+        name = topic[len(prefix) :]
+        if not topic.startswith(prefix) or not name or "/" in name:
+            # not ours (the embedded broker has been seen delivering other tables' retained
+            # messages to a fresh subscriber): ignore quietly, answer nothing
+            log.debug("ignored message on %r", topic[:200])
+            return
         try:
             self._command(name, bytes(msg.payload))
         except Exception:  # a handler bug must not kill paho's network thread

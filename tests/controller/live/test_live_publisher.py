@@ -52,7 +52,10 @@ def test_last_will_is_offline_retained_and_nothing_sent_before_connect() -> None
     pub, client, _ = make()
     assert client.will is not None
     assert (client.will.topic, client.will.payload, client.will.retain) == (
-        "domino/v1/t1/availability", b"offline", True)
+        "domino/v1/t1/availability",
+        b"offline",
+        True,
+    )
     pub.publish_state(example_body())
     assert client.published == []
     assert pub.queued == 1
@@ -105,17 +108,23 @@ def test_seq_is_contiguous_and_state_carries_the_last_event_seq() -> None:
 
 
 def command(token: str, cmd_id: str = "c1") -> bytes:
-    return json.dumps({"schema": "domino-table/cmd/1", "id": cmd_id, "token": token, "ts": 1.0,
-                       "args": {"moves": 1}}).encode()
+    return json.dumps(
+        {
+            "schema": "domino-table/cmd/1",
+            "id": cmd_id,
+            "token": token,
+            "ts": 1.0,
+            "args": {"moves": 1},
+        }
+    ).encode()
 
 
 def command_events(client: FakeMqttClient) -> list[dict[str, object]]:
-    return [json.loads(m.payload)["data"] for m in client.published
-            if m.topic.endswith("/events")]
+    return [json.loads(m.payload)["data"] for m in client.published if m.topic.endswith("/events")]
 
 
 def test_commands_need_the_token() -> None:
-    pub, client, calls = make()
+    _, client, calls = make()
     client.connect()
     client.deliver("domino/v1/t1/cmd/undo", command("wrong"))
     client.deliver("domino/v1/t1/cmd/undo", b"{garbage")
@@ -128,7 +137,7 @@ def test_commands_need_the_token() -> None:
 
 
 def test_no_token_configured_refuses_every_command() -> None:
-    pub, client, calls = make(token=None)
+    _, client, calls = make(token=None)
     client.connect()
     client.deliver("domino/v1/t1/cmd/undo", command(""))
     assert calls == [] and command_events(client)[0]["reason"] == "unauthorised"
@@ -140,22 +149,28 @@ def test_a_failing_command_handler_does_not_escape() -> None:
     def boom(name: str, cmd: object) -> None:
         raise RuntimeError("bug")
 
-    pub = MqttPublisher(MqttSettings(url="mqtt://h"), TableSettings(table="t1", cmd_token="tok"),
-                        clock=FakeClock(), on_command=boom,
-                        client_factory=lambda i, s: clients.append(FakeMqttClient()) or clients[-1])
+    pub = MqttPublisher(
+        MqttSettings(url="mqtt://h"),
+        TableSettings(table="t1", cmd_token="tok"),
+        clock=FakeClock(),
+        on_command=boom,
+        client_factory=lambda i, s: clients.append(FakeMqttClient()) or clients[-1],
+    )
     pub.start()
     clients[0].connect()
     clients[0].deliver("domino/v1/t1/cmd/undo", command("tok"))
 
 
 def test_home_assistant_discovery_on_connect_and_on_ha_restart() -> None:
-    pub, client, _ = make(ha=True)
+    _, client, _ = make(ha=True)
     client.connect()
     assert "homeassistant/status" in client.subscriptions
     configs = [m for m in client.published if m.topic.startswith("homeassistant/")]
     assert configs and all(m.retain for m in configs)
-    assert all(m.topic.startswith("homeassistant/sensor/domino_t1/") and
-               m.topic.endswith("/config") for m in configs)
+    assert all(
+        m.topic.startswith("homeassistant/sensor/domino_t1/") and m.topic.endswith("/config")
+        for m in configs
+    )
     client.published.clear()
     client.deliver("homeassistant/status", b"offline")
     assert client.published == []

@@ -62,14 +62,14 @@ def test_refused_payloads_keep_the_last_good_state_marked_stale() -> None:
 
 
 def test_payload_for_another_table_is_refused() -> None:
-    store, pub = setup()
+    store, _ = setup()
     other = FakePublisher("t2", clock=FakeClock())
     store.ingest(f"{R}/t1/state", encode(other.publish_state(example_body())), 1.0)
     assert store.refused["state", "wrong_table"] == 1
 
 
 def test_unexpected_topics_and_too_many_tables_are_ignored() -> None:
-    store, pub = setup()
+    store, _ = setup()
     for topic in (f"{R}/t1/state/extra", f"{R}/t1/cmd/undo", "other/t1/state", f"{R}/a b/state"):
         assert store.ingest(topic, b"{}", 1.0).table is None
     for i in range(5):
