@@ -61,7 +61,7 @@ def example_body(*, hand_no: int = 3, scores: tuple[int, int] = (57, 81)) -> Sta
         ],
         hand_no=hand_no,
         winner=None,
-        score_history=[[32, 0], [0, 81], [25, 0]][: max(hand_no - 1, 0)],
+        score_history=[[scores[0], 0], [0, scores[1]], [0, 0]][: max(hand_no - 1, 0)],
     )
     hand = HandView(
         phase="playing",

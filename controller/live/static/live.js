@@ -100,7 +100,10 @@ DT.defs = function (svg) {
 
 // The line, left end to right end, wrapped in rows so it stays big on a TV and a phone.
 DT.drawLine = function (container, line, maxRow) {
-  const s = 40, gap = 6, rowW = maxRow || 16 * s;
+  const s = 40, gap = 6;
+  // as big as the tiles allow: a short line is drawn large, a long one wraps at 22 tiles' width
+  const natural = line.reduce((w, t) => w + (t.double ? s : 2 * s) + gap, gap);
+  const rowW = maxRow || Math.min(22 * s, Math.max(12 * s, natural));
   const svg = DT.el("svg:svg", {role: "img", "aria-label": "line of tiles"});
   DT.defs(svg);
   let x = gap, y = gap, rowH = 0, width = 0;
@@ -115,9 +118,9 @@ DT.drawLine = function (container, line, maxRow) {
     x += w + gap; rowH = Math.max(rowH, 2 * s); width = Math.max(width, x);
   });
   const height = line.length ? y + rowH + gap : 2 * s;
-  svg.setAttribute("viewBox", `0 0 ${Math.max(width, rowW / 2)} ${height}`);
+  svg.setAttribute("viewBox", `0 0 ${rowW} ${Math.max(height, 2 * s + 2 * gap)}`);
   if (!line.length) {
-    svg.appendChild(DT.el("svg:text", {x: rowW / 4, y: s * 1.2, "text-anchor": "middle",
+    svg.appendChild(DT.el("svg:text", {x: rowW / 2, y: s * 1.2, "text-anchor": "middle",
       fill: "#cfe", "font-size": s * 0.6}, "no tile played yet"));
   }
   container.replaceChildren(svg);

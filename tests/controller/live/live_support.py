@@ -45,12 +45,10 @@ def need_mosquitto() -> None:
 
 
 def scoreboard_settings(url: str, **kw: Any) -> ScoreboardSettings:
+    options: dict[str, Any] = {"token": TOKEN, "keepalive_s": 1.0, "resync_min_interval_s": 0.2}
+    options.update(kw)
     return ScoreboardSettings(
-        mqtt=MqttSettings(url=url, reconnect_min_s=0.5, reconnect_max_s=2),
-        token=TOKEN,
-        keepalive_s=1.0,
-        resync_min_interval_s=0.2,
-        **kw,
+        mqtt=MqttSettings(url=url, reconnect_min_s=0.5, reconnect_max_s=2), **options
     )
 
 

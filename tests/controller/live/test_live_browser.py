@@ -1,0 +1,136 @@
+"""The pages in headless Chromium (Debian's, driven by Playwright) over a real Mosquitto."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from live_support import IN_CI, Board, SimProcess, wait_until
+
+from controller.live.broker import MosquittoBroker
+from controller.live.examples import example_body
+from controller.live.publisher import MqttPublisher
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        if IN_CI:
+            pytest.fail("chromium is missing under CI (scripts/test.sh installs it)")
+        pytest.skip("chromium not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    context.close()
+    assert errors == [], errors
+
+
+@pytest.fixture
+def tv(mosquitto: MosquittoBroker, board_on: Callable[..., Board]) -> Board:
+    b = board_on(mosquitto.url)
+    wait_until(lambda: b.http.get("/healthz").json()["broker"] == "up", "scoreboard connected")
+    return b
+
+
+def test_table_page_shows_the_published_state(
+    mosquitto: MosquittoBroker, tv: Board, page: Any, publishers: Callable[..., MqttPublisher]
+) -> None:
+    from playwright.sync_api import expect
+
+    pub = publishers(mosquitto.url, "t-page")
+    pub.start()
+    pub.publish_state(example_body(hand_no=3, scores=(57, 81)))
+    page.goto(f"{tv.url}/table/t-page")
+    expect(page.locator("#score-0")).to_have_text("57", timeout=20_000)
+    expect(page.locator("#score-1")).to_have_text("81")
+    expect(page.locator("#hand-no")).to_have_text("3")
+    expect(page.locator("#turn")).to_have_text("Carla")
+    expect(page.locator("#line g.tile")).to_have_count(6)
+    expect(page.locator("#line g.tile").first.locator("circle.pip")).to_have_count(7)  # 1-6
+    expect(page.locator("#last-move")).to_have_text("Beto: 5-3")
+    expect(page.locator("#alerts .alert.renuncio")).to_have_count(1)
+    expect(page.locator("#chart polyline.series")).to_have_count(2)
+    expect(page.locator("#banner")).to_be_hidden()
+    # a live update, without reloading
+    pub.publish_state(example_body(hand_no=4, scores=(90, 81)))
+    expect(page.locator("#score-0")).to_have_text("90", timeout=20_000)
+    expect(page.locator("#hand-no")).to_have_text("4")
+    # usable on a phone: nothing wider than the screen
+    page.set_viewport_size({"width": 390, "height": 844})
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+
+
+def test_offline_banner_when_the_last_will_fires_and_recovery(
+    mosquitto: MosquittoBroker, tv: Board, page: Any, sims: Callable[..., SimProcess]
+) -> None:
+    from playwright.sync_api import expect
+
+    sim = sims(mosquitto.url, "t-live", 0.3)
+    page.goto(f"{tv.url}/table/t-live")
+    expect(page.locator("#status")).to_have_text("online", timeout=20_000)
+    expect(page.locator("#banner")).to_be_hidden()
+    sim.kill()
+    banner = page.locator("#banner")
+    expect(banner).to_be_visible(timeout=20_000)
+    expect(banner).to_have_attribute("data-kind", "offline")
+    expect(banner).to_contain_text("offline")
+    assert page.locator("#scores .side").count() == 2  # last known state still shown
+    sims(mosquitto.url, "t-live", 0.3)
+    expect(banner).to_be_hidden(timeout=20_000)
+    expect(page.locator("#status")).to_have_text("online")
+
+
+def test_hall_page_lists_tables_and_links_to_them(
+    mosquitto: MosquittoBroker, tv: Board, page: Any, publishers: Callable[..., MqttPublisher]
+) -> None:
+    from playwright.sync_api import expect
+
+    for table, scores in (("h-1", (10, 20)), ("h-2", (30, 40))):
+        pub = publishers(mosquitto.url, table)
+        pub.start()
+        pub.publish_state(example_body(scores=scores))
+    page.goto(tv.url + "/")
+    expect(page.locator("#card-h-2 .sc")).to_have_text("30 – 40", timeout=20_000)
+    expect(page.locator("#card-h-1 .pill")).to_have_text("online")
+    page.locator("#card-h-1").click()
+    expect(page.locator("#score-1")).to_have_text("20", timeout=20_000)
+
+
+def test_connection_lost_banner_when_the_scoreboard_goes_away(
+    mosquitto: MosquittoBroker, board_on: Callable[..., Board], page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    b = board_on(mosquitto.url)
+    page.goto(f"{b.url}/table/nobody")
+    expect(page.locator("#banner")).to_have_attribute("data-kind", "stale", timeout=20_000)
+    b.server.stop()
+    expect(page.locator("#banner")).to_have_attribute("data-kind", "lost", timeout=20_000)
