@@ -184,8 +184,8 @@ class TableStore:
         if event.seq <= rec.last_event_seq and rec.events:
             self.duplicates_total += 1
             return Outcome(rec.table)
-        known = max(rec.last_event_seq, rec.state_seq)
-        if known > 0 and event.seq > known + 1:
+        known = max(rec.last_event_seq if rec.events else -1, rec.state_seq)
+        if known >= 0 and event.seq > known + 1:
             rec.gaps += 1
             self.gaps_total += 1
             log.warning(

@@ -232,3 +232,48 @@ def test_embedded_broker_starts_and_stops_cleanly_twice() -> None:
             c.publish("x/y", b"1", 1).wait_for_publish(5)
             c.disconnect()
             c.loop_stop()
+
+
+def test_home_assistant_discovery_over_the_broker(
+    broker: Any, publishers: Callable[..., MqttPublisher]
+) -> None:
+    from controller.live.settings import MqttSettings, TableSettings
+
+    seen: dict[str, bytes] = {}
+    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.on_message = lambda c, u, m: seen.__setitem__(m.topic, bytes(m.payload))
+    client.on_connect = lambda c, u, f, r, p: c.subscribe("homeassistant/#", 1)
+    client.connect(broker.host, broker.port)
+    client.loop_start()
+    from controller.live.clock import SystemClock
+
+    pub = MqttPublisher(
+        MqttSettings(url=broker.url),
+        TableSettings(table="t-ha", ha_discovery=True),
+        clock=SystemClock(),
+    )
+    pub.start()
+    try:
+        wait_until(lambda: len([t for t in seen if "domino_t-ha" in t]) >= 5, "discovery")
+        seen.clear()
+        client.publish("homeassistant/status", b"online", 1)  # Home Assistant restarted
+        wait_until(lambda: len([t for t in seen if "domino_t-ha" in t]) >= 5, "re-discovery")
+        doc = json.loads(seen["homeassistant/sensor/domino_t-ha/score_0/config"])
+        assert doc["state_topic"] == "domino/v1/t-ha/state"
+    finally:
+        pub.stop()
+        client.disconnect()
+        client.loop_stop()
+
+
+def test_scoreboard_starts_an_embedded_broker_when_none_is_configured() -> None:
+    from controller.live.app import create_app
+    from controller.live.server import ServerThread
+    from controller.live.settings import MqttSettings, ScoreboardSettings
+
+    with ServerThread(create_app(ScoreboardSettings(mqtt=MqttSettings(url=None)))) as server:
+        import httpx
+
+        wait_until(
+            lambda: httpx.get(server.url + "/healthz").json()["broker"] == "up", "embedded broker"
+        )
