@@ -45,11 +45,15 @@ def need_mosquitto() -> None:
 
 
 def scoreboard_settings(url: str, **kw: Any) -> ScoreboardSettings:
+    """Test settings; ``mqtt_<field>`` keywords go to the MQTT settings."""
     options: dict[str, Any] = {"token": TOKEN, "keepalive_s": 1.0, "resync_min_interval_s": 0.2}
-    options.update(kw)
-    return ScoreboardSettings(
-        mqtt=MqttSettings(url=url, reconnect_min_s=0.5, reconnect_max_s=2), **options
-    )
+    mqtt: dict[str, Any] = {"url": url, "reconnect_min_s": 0.5, "reconnect_max_s": 2}
+    for key, value in kw.items():
+        if key.startswith("mqtt_"):
+            mqtt[key[5:]] = value
+        else:
+            options[key] = value
+    return ScoreboardSettings(mqtt=MqttSettings(**mqtt), **options)
 
 
 class Board:
