@@ -39,7 +39,9 @@ def test_published_state_reaches_the_api(
     pub.publish_event("tile_played", {"seat": 0, "tile": "6-6"})
     sent = pub.publish_state(example_body(hand_no=3, scores=(12, 34)))
     view = board.wait_table(
-        "t-state", "state on the API", lambda v: v["state"] and v["state"]["seq"] == sent.seq
+        "t-state",
+        "state on the API",
+        lambda v: v["state"] and v["state"]["seq"] == sent.seq and v["status"] == "online",
     )
     assert view["status"] == "online" and not view["stale"]
     assert [s["score"] for s in view["state"]["match"]["sides"]] == [12, 34]

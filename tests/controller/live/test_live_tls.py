@@ -91,7 +91,9 @@ def test_tls_with_password(
         secure = board_on(
             f"mqtts://scoreboard:sb-pw@127.0.0.1:{b.port}", mqtt_ca_file=tmp_path / "ca.crt"
         )
-        view = secure.wait_table("t-tls", "state over TLS", lambda v: v["state"])
+        view = secure.wait_table(
+            "t-tls", "state over TLS", lambda v: v["state"] and v["status"] == "online"
+        )
         assert view["state"]["match"]["hand_no"] == 5 and view["status"] == "online"
         # the first scoreboard has neither the CA nor a password: it never got in
         assert board.http.get("/healthz").json()["broker"] == "down"
