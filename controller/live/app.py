@@ -8,6 +8,7 @@ Run it with :func:`controller.live.server.serve` (graceful shutdown with SSE cli
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import logging
@@ -147,7 +148,8 @@ def create_app(
                         hub.publish(HALL, _sse("row", row))
 
         def on_change(outcome: Outcome) -> None:
-            if not loop.is_closed():
+            # paho's thread; the loop may be closing during shutdown
+            with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(dispatch, outcome)
 
         feed = ScoreboardFeed(
