@@ -2,7 +2,7 @@
 
 - ``live.state_to_browser_ms``: a state published by a table -> drawn in the table page in headless
   Chromium, over a real Mosquitto and the scoreboard; median of the per-state latencies the page
-  measures itself (publication timestamp -> render, same machine clock).
+  measures itself (publication timestamp -> the animation frame that paints it, same clock).
 - ``live.hall_lost_updates`` / ``live.hall_scoreboard_cpu_pct``: 100 simulated tables each
   publishing an event and a state once a second to one Mosquitto, one scoreboard process (with one
   hall page connected by SSE); every event and the final state of every table must arrive, and the
@@ -86,7 +86,8 @@ def _state_to_browser(samples: int) -> Row:
                     pub.publish_event(kind_, data)
                     sent = pub.publish_state(sim.body())
                     page.wait_for_function(
-                        f"document.body.dataset.seq === '{sent.seq}'", timeout=30_000
+                        f"window.__dt.latencies.some((x) => x.seq === {sent.seq})",
+                        timeout=30_000,
                     )
                     time.sleep(0.1)
                 lat = [float(x["ms"]) for x in page.evaluate("window.__dt.latencies")]

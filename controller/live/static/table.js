@@ -83,10 +83,12 @@
     if (!state.alerts.length) alerts.appendChild(DT.el("span", {class: "muted"}, "none"));
     if (match) DT.drawChart($("chart"), match.score_history, match.sides, match.target);
     window.__dt.renders += 1;
-    if (state.ts && state.ts !== lastTs) {  // latency of each new state, once (benchmarks)
+    if (state.ts && state.ts !== lastTs) {
+      // latency of each new state, once, taken at the frame that paints it (benchmarks)
       lastTs = state.ts;
-      window.__dt.latencies.push({seq: state.seq,
-        ms: performance.timeOrigin + performance.now() - state.ts * 1000});
+      const seq = state.seq, ts = state.ts;
+      requestAnimationFrame(() => window.__dt.latencies.push({seq,
+        ms: performance.timeOrigin + performance.now() - ts * 1000}));
     }
   }
 
