@@ -50,6 +50,7 @@ class Live:
     feed: ScoreboardFeed
     clock: Clock
     root: str
+    broker_url: str  # without credentials
 
 
 def _sse(event: str, data: object) -> str:
@@ -123,7 +124,7 @@ def create_app(
         mqtt_settings = settings.mqtt
         embedded: EmbeddedBroker | None = None
         if mqtt_settings.url is None:
-            embedded = EmbeddedBroker()
+            embedded = EmbeddedBroker(settings.embedded_host, settings.embedded_port)
             await asyncio.to_thread(embedded.start)
             mqtt_settings = mqtt_settings.model_copy(update={"url": embedded.url})
         store = TableStore(
@@ -160,7 +161,9 @@ def create_app(
             client_factory=mqtt_factory,
             resync_min_interval_s=settings.resync_min_interval_s,
         )
-        app.state.live = Live(settings, store, hub, feed, clk, mqtt_settings.root)
+        app.state.live = Live(
+            settings, store, hub, feed, clk, mqtt_settings.root, mqtt_settings.address().url()
+        )
         feed.start()
         try:
             yield
@@ -196,6 +199,7 @@ def create_app(
         return {
             "status": "ok",
             "broker": "up" if live.store.broker_up else "down",
+            "broker_url": live.broker_url,
             "tables": len(live.store.tables()),
         }
 

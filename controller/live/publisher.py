@@ -217,13 +217,15 @@ class MqttPublisher:
 
     def stop(self) -> None:
         """Clean shutdown: say ``offline`` (retained) ourselves, then disconnect."""
+        info = None
         with self._lock:
             if self._connected:
                 info = self._client.publish(self.topics.availability, b"offline", QOS, True)
-                try:
-                    info.wait_for_publish(timeout=2.0)
-                except (RuntimeError, ValueError):
-                    log.warning("could not say offline before disconnecting")
+        if info is not None:  # wait outside the lock: paho's thread may need it meanwhile
+            try:
+                info.wait_for_publish(timeout=2.0)
+            except (RuntimeError, ValueError):
+                log.warning("could not say offline before disconnecting")
         self._client.disconnect()
         self._client.loop_stop()
 

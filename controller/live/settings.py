@@ -132,6 +132,10 @@ class ScoreboardSettings(BaseSettings):
     table_token: SecretStr | None = Field(
         default=None, description="token put in commands sent to tables; defaults to token"
     )
+    embedded_host: str = Field(
+        default="127.0.0.1", description="embedded broker address, used when mqtt.url is unset"
+    )
+    embedded_port: int = Field(default=1883, ge=0, le=65535, description="0: any free port")
     ring_size: int = Field(default=500, ge=1, le=100_000, description="events kept per table")
     max_tables: int = Field(default=500, ge=1, le=100_000)
     client_queue: int = Field(default=64, ge=1, le=10_000, description="SSE messages per client")

@@ -43,12 +43,34 @@
     return a;
   }
 
+  // Redraw only the cards that changed (a hall of 100 tables updates ~100 times a second).
+  const cards = new Map();
+  let dirty = new Set(), full = true;
+
   function draw() {
     const grid = $("tables");
-    const keys = [...rows.keys()].sort();
-    grid.replaceChildren(...keys.map((k) => card(rows.get(k))));
-    if (!keys.length) grid.appendChild(DT.el("span", {class: "muted"}, "no table yet"));
-    $("count").textContent = keys.length;
+    if (full) {
+      cards.clear();
+      const keys = [...rows.keys()].sort();
+      keys.forEach((k) => cards.set(k, card(rows.get(k))));
+      grid.replaceChildren(...keys.map((k) => cards.get(k)));
+      if (!keys.length) grid.appendChild(DT.el("span", {class: "muted"}, "no table yet"));
+    } else {
+      for (const k of dirty) {
+        const fresh = card(rows.get(k));
+        const old = cards.get(k);
+        if (old) { old.replaceWith(fresh); }
+        else {
+          if (!cards.size) grid.replaceChildren();
+          const after = [...cards.keys()].sort().find((other) => other > k);
+          grid.insertBefore(fresh, after ? cards.get(after) : null);
+        }
+        cards.set(k, fresh);
+      }
+    }
+    full = false;
+    dirty = new Set();
+    $("count").textContent = rows.size;
     $("broker").textContent = broker;
     banner();
   }
@@ -57,8 +79,11 @@
   function later() { if (!pending) { pending = true; requestAnimationFrame(() => { pending = false; draw(); }); } }
 
   DT.connect("/api/stream", {
-    hall: (h) => { rows.clear(); h.tables.forEach((r) => rows.set(r.table, r)); broker = h.broker; later(); },
-    row: (r) => { rows.set(r.table, r); later(); },
+    hall: (h) => {
+      rows.clear(); h.tables.forEach((r) => rows.set(r.table, r)); broker = h.broker;
+      full = true; later();
+    },
+    row: (r) => { rows.set(r.table, r); dirty.add(r.table); later(); },
   }, (s) => { conn = s; banner(); }, 25000);
   setInterval(() => document.querySelectorAll(".seen").forEach((n) => {
     n.textContent = "seen " + DT.ago(Number(n.dataset.ts) || null);

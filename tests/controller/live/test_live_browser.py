@@ -120,8 +120,20 @@ def test_hall_page_lists_tables_and_links_to_them(
     page.goto(tv.url + "/")
     expect(page.locator("#card-h-2 .sc")).to_have_text("30 – 40", timeout=20_000)
     expect(page.locator("#card-h-1 .pill")).to_have_text("online")
+    # live: a new table is inserted in order, a changed one redrawn in place
+    late = publishers(mosquitto.url, "h-0")
+    late.start()
+    late.publish_state(example_body(scores=(1, 2)))
+    expect(page.locator("#card-h-0 .sc")).to_have_text("1 – 2", timeout=20_000)
+    first = publishers(mosquitto.url, "h-1")
+    first.start()
+    first.publish_state(example_body(scores=(11, 20)))
+    expect(page.locator("#card-h-1 .sc")).to_have_text("11 – 20", timeout=20_000)
+    ids = page.locator(".card").evaluate_all("cards => cards.map((c) => c.dataset.table)")
+    assert ids == sorted(ids) and {"h-0", "h-1", "h-2"} <= set(ids)
+    expect(page.locator("#count")).to_have_text(str(len(ids)))
     page.locator("#card-h-1").click()
-    expect(page.locator("#score-1")).to_have_text("20", timeout=20_000)
+    expect(page.locator("#score-0")).to_have_text("11", timeout=20_000)
 
 
 def test_connection_lost_banner_when_the_scoreboard_goes_away(

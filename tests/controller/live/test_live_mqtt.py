@@ -268,14 +268,25 @@ def test_home_assistant_discovery_over_the_broker(
         client.loop_stop()
 
 
-def test_scoreboard_starts_an_embedded_broker_when_none_is_configured() -> None:
+def test_scoreboard_starts_an_embedded_broker_when_none_is_configured(
+    publishers: Callable[..., MqttPublisher],
+) -> None:
     from controller.live.app import create_app
     from controller.live.server import ServerThread
     from controller.live.settings import MqttSettings, ScoreboardSettings
 
-    with ServerThread(create_app(ScoreboardSettings(mqtt=MqttSettings(url=None)))) as server:
+    settings = ScoreboardSettings(mqtt=MqttSettings(url=None), embedded_port=0)
+    with ServerThread(create_app(settings)) as server:
         import httpx
 
         wait_until(
             lambda: httpx.get(server.url + "/healthz").json()["broker"] == "up", "embedded broker"
+        )
+        url = httpx.get(server.url + "/healthz").json()["broker_url"]
+        pub = publishers(url, "t-zero")
+        pub.start()
+        pub.publish_state(example_body())
+        wait_until(
+            lambda: httpx.get(server.url + "/api/tables/t-zero").status_code == 200,
+            "a table on the embedded broker",
         )
