@@ -33,6 +33,11 @@
     st.className = "pill " + v.status;
     st.textContent = v.status;
     $("last-seen").textContent = DT.ago(v.last_seen);
+    const dev = v.device || (v.state && v.state.device);
+    const link = dev ? dev.link : "unknown";
+    const devEl = $("device");
+    devEl.className = "pill " + (link === "up" ? "online" : link === "down" ? "offline" : "unknown");
+    devEl.textContent = "device " + (dev ? link : "–");
     const state = v.state;
     document.body.dataset.seq = state ? String(state.seq) : "";
     if (!state) return;

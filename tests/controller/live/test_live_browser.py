@@ -78,6 +78,7 @@ def test_table_page_shows_the_published_state(
     expect(page.locator("#alerts .alert.renuncio")).to_have_count(1)
     expect(page.locator("#chart polyline.series")).to_have_count(2)
     expect(page.locator("#banner")).to_be_hidden()
+    expect(page.locator("#device")).to_have_text("device up")
     # a live update, without reloading
     pub.publish_state(example_body(hand_no=4, scores=(90, 81)))
     expect(page.locator("#score-0")).to_have_text("90", timeout=20_000)
@@ -146,3 +147,32 @@ def test_connection_lost_banner_when_the_scoreboard_goes_away(
     expect(page.locator("#banner")).to_have_attribute("data-kind", "stale", timeout=20_000)
     b.server.stop()
     expect(page.locator("#banner")).to_have_attribute("data-kind", "lost", timeout=20_000)
+
+
+def test_refused_payload_marks_the_page_stale_and_keeps_the_last_good_state(
+    mosquitto: MosquittoBroker, tv: Board, page: Any, publishers: Callable[..., MqttPublisher]
+) -> None:
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+    from playwright.sync_api import expect
+
+    pub = publishers(mosquitto.url, "t-junk")
+    pub.start()
+    pub.publish_state(example_body(scores=(44, 55)))
+    page.goto(f"{tv.url}/table/t-junk")
+    expect(page.locator("#score-0")).to_have_text("44", timeout=20_000)
+    expect(page.locator("#banner")).to_be_hidden()
+    junk = mqtt.Client(CallbackAPIVersion.VERSION2)
+    junk.connect(mosquitto.host, mosquitto.port)
+    junk.loop_start()
+    junk.publish(
+        "domino/v1/t-junk/state", b'{"schema": "domino-table/state/7"}', 1
+    ).wait_for_publish(5)
+    junk.disconnect()
+    junk.loop_stop()
+    expect(page.locator("#banner")).to_have_attribute("data-kind", "stale", timeout=20_000)
+    expect(page.locator("#banner")).to_contain_text("unknown_schema")
+    expect(page.locator("#score-0")).to_have_text("44")
+    pub.publish_state(example_body(scores=(45, 55)))
+    expect(page.locator("#score-0")).to_have_text("45", timeout=20_000)
+    expect(page.locator("#banner")).to_be_hidden()
