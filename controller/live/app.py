@@ -25,17 +25,26 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
+from controller.live.api import EventsPage, HallView, Health, MatchRecord, TableView
 from controller.live.broker import EmbeddedBroker
 from controller.live.clock import Clock, SystemClock
 from controller.live.feed import ScoreboardFeed
 from controller.live.hub import HALL, Hub
-from controller.live.models import CommandPayload, TileText, encode
+from controller.live.models import CommandPayload, StatePayload, TileText, encode
 from controller.live.publisher import ClientFactory, paho_client
 from controller.live.settings import ScoreboardSettings
 from controller.live.store import Outcome, TableStore
 from controller.live.topics import TableTopics
 
 log = logging.getLogger(__name__)
+
+_NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "no such table"}}
+_WRITE: dict[int | str, dict[str, Any]] = {
+    400: {"description": "body is not parseable JSON"},
+    401: {"description": "bearer token missing or wrong"},
+    403: {"description": "read-only scoreboard (no token configured)"},
+    503: {"description": "broker unavailable; the command was not sent"},
+}
 
 TablePath = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="table id")]
 
@@ -193,7 +202,7 @@ def create_app(
         return FileResponse(str(static / "table.html"), media_type="text/html")
 
     # -- health and metrics -------------------------------------------------------------------
-    @app.get("/healthz", tags=["ops"])
+    @app.get("/healthz", tags=["ops"], response_model=Health)
     async def healthz(live: LiveDep) -> dict[str, Any]:
         """Liveness: 200 while the service runs; ``broker`` tells whether MQTT is connected."""
         return {
@@ -211,12 +220,12 @@ def create_app(
         )
 
     # -- REST ---------------------------------------------------------------------------------
-    @app.get("/api/tables", tags=["tables"])
+    @app.get("/api/tables", tags=["tables"], response_model=HallView)
     async def list_tables(live: LiveDep) -> dict[str, Any]:
         """Every table seen: status, scores, last seen."""
         return _hall(live.store)
 
-    @app.get("/api/tables/{table}", tags=["tables"])
+    @app.get("/api/tables/{table}", tags=["tables"], response_model=TableView, responses=_NOT_FOUND)
     async def table_view(table: TablePath, live: LiveDep) -> dict[str, Any]:
         """What the big screen shows for one table (state, status, staleness, device)."""
         view = live.store.view(table)
@@ -224,7 +233,12 @@ def create_app(
             raise HTTPException(404, f"no table {table!r}")
         return view
 
-    @app.get("/api/tables/{table}/state", tags=["tables"])
+    @app.get(
+        "/api/tables/{table}/state",
+        tags=["tables"],
+        response_model=StatePayload,
+        responses=_NOT_FOUND,
+    )
     async def table_state(table: TablePath, live: LiveDep) -> dict[str, Any]:
         """The last good ``domino-table/state/1`` payload of the table."""
         view = live.store.view(table)
@@ -233,7 +247,12 @@ def create_app(
         state: dict[str, Any] = view["state"]
         return state
 
-    @app.get("/api/tables/{table}/events", tags=["tables"])
+    @app.get(
+        "/api/tables/{table}/events",
+        tags=["tables"],
+        response_model=EventsPage,
+        responses=_NOT_FOUND,
+    )
     async def table_events(
         table: TablePath,
         live: LiveDep,
@@ -248,7 +267,12 @@ def create_app(
         events, oldest = found
         return {"table": table, "events": events, "oldest": oldest, "complete": since + 1 >= oldest}
 
-    @app.get("/api/tables/{table}/record", tags=["tables"])
+    @app.get(
+        "/api/tables/{table}/record",
+        tags=["tables"],
+        response_model=MatchRecord,
+        responses=_NOT_FOUND,
+    )
     async def table_record(table: TablePath, live: LiveDep) -> dict[str, Any]:
         """Match record export: the last state and every event the scoreboard still holds."""
         record = live.store.record(table)
@@ -284,21 +308,25 @@ def create_app(
         log.info("command %s (%s) sent to table %s", name, cmd.id, table)
         return CommandAccepted(id=cmd.id, topic=topic)
 
-    @app.post("/api/tables/{table}/cmd/new_match", status_code=202, tags=["commands"])
+    @app.post(
+        "/api/tables/{table}/cmd/new_match", status_code=202, tags=["commands"], responses=_WRITE
+    )
     async def new_match(
         table: TablePath, body: NewMatchRequest, live: LiveDep, _: Authorised
     ) -> CommandAccepted:
         """Ask the table to start a new match."""
         return _command(live, table, "new_match", body.model_dump())
 
-    @app.post("/api/tables/{table}/cmd/correct", status_code=202, tags=["commands"])
+    @app.post(
+        "/api/tables/{table}/cmd/correct", status_code=202, tags=["commands"], responses=_WRITE
+    )
     async def correct(
         table: TablePath, body: CorrectRequest, live: LiveDep, _: Authorised
     ) -> CommandAccepted:
         """Correct a misread move."""
         return _command(live, table, "correct", body.model_dump())
 
-    @app.post("/api/tables/{table}/cmd/undo", status_code=202, tags=["commands"])
+    @app.post("/api/tables/{table}/cmd/undo", status_code=202, tags=["commands"], responses=_WRITE)
     async def undo(
         table: TablePath, body: UndoRequest, live: LiveDep, _: Authorised
     ) -> CommandAccepted:
