@@ -60,7 +60,11 @@ def test_api_never_answers_5xx(api_schema: Any, fuzz_target: Board) -> None:
 
         @given(case=strategy)
         @settings(
-            max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None
+            max_examples=40,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            database=None,
+            derandomize=True,  # the same cases every run: CI must not flake
         )
         def fuzz(case: Any) -> None:
             for headers in (None, {"Authorization": f"Bearer {TOKEN}"}):
