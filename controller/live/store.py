@@ -84,7 +84,9 @@ class TableStore:
         parsed = parse_topic(self.root, topic)
         if parsed is None or parsed.kind == "cmd":
             self.refused["unknown", "topic"] += 1
-            log.warning("ignored message on unexpected topic %r", topic[:200])
+            n = self.refused["unknown", "topic"]
+            if n <= 10 or n % 1000 == 0:
+                log.warning("ignored message on unexpected topic %r (%d so far)", topic[:200], n)
             return Outcome(None)
         with self._lock:
             rec = self._tables.get(parsed.table)
@@ -102,10 +104,19 @@ class TableStore:
             try:
                 outcome = self._apply(rec, parsed.kind, payload, now)
             except PayloadError as exc:
-                self.refused[parsed.kind, exc.reason] += 1
+                key = (parsed.kind, exc.reason)
+                self.refused[key] += 1
                 rec.refused += 1
                 rec.problem = f"refused {parsed.kind} payload ({exc.reason})"
-                log.warning("table %s: %s payload refused: %s", rec.table, parsed.kind, exc)
+                n = self.refused[key]
+                if n <= 10 or n % 1000 == 0:  # a flood of junk must not flood the log too
+                    log.warning(
+                        "table %s: %s payload refused (%d so far): %s",
+                        rec.table,
+                        parsed.kind,
+                        n,
+                        exc,
+                    )
                 return Outcome(rec.table, changed=True)
             if (
                 rec.state is None
