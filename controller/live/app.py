@@ -145,10 +145,11 @@ def create_app(
         hub = Hub(settings.client_queue)
 
         def dispatch(outcome: Outcome) -> None:
-            tables = [outcome.table] if outcome.table else store.tables()
+            tables = [outcome.table] if outcome.table else [k for k in hub.watched() if k != HALL]
             for table in tables:
                 if hub.wants(table):
-                    hub.publish(table, _sse("table", store.view(table)))
+                    view = store.view(table) or _empty_view(table, store.broker_up)
+                    hub.publish(table, _sse("table", view))
             if hub.wants(HALL):
                 if outcome.table is None:
                     hub.publish(HALL, _sse("hall", _hall(store)))

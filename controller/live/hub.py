@@ -42,6 +42,10 @@ class Hub:
             if not subs:
                 del self._subs[sub.key]
 
+    def watched(self) -> list[str]:
+        """Keys with at least one subscriber."""
+        return [k for k, subs in self._subs.items() if subs]
+
     def wants(self, key: str) -> bool:
         return bool(self._subs.get(key))
 

@@ -19,6 +19,7 @@
     let kind = "", text = "";
     if (conn === "lost") { kind = "lost"; text = "Connection to the scoreboard lost — reconnecting…"; }
     else if (conn === "stale") { kind = "stale"; text = "No news from the scoreboard — data may be stale"; }
+    else if (view && view.broker !== "up") { kind = "stale"; text = "Scoreboard lost the broker — data may be stale"; }
     else if (view && view.status === "offline") { kind = "offline"; text = "Table offline — last known state shown"; }
     else if (view && view.stale) { kind = "stale"; text = "Stale: " + (view.stale_reason || "data may be out of date"); }
     b.className = kind ? "show " + kind : "";

@@ -176,3 +176,22 @@ def test_refused_payload_marks_the_page_stale_and_keeps_the_last_good_state(
     pub.publish_state(example_body(scores=(45, 55)))
     expect(page.locator("#score-0")).to_have_text("45", timeout=20_000)
     expect(page.locator("#banner")).to_be_hidden()
+
+
+def test_page_says_so_when_the_scoreboard_loses_the_broker(
+    board_on: Callable[..., Board], page: Any, publishers: Callable[..., MqttPublisher]
+) -> None:
+    from live_support import need_mosquitto
+    from playwright.sync_api import expect
+
+    need_mosquitto()
+    with MosquittoBroker() as own:
+        b = board_on(own.url)
+        pub = publishers(own.url, "t-nobroker")
+        pub.start()
+        pub.publish_state(example_body(scores=(3, 4)))
+        page.goto(f"{b.url}/table/t-nobroker")
+        expect(page.locator("#score-1")).to_have_text("4", timeout=20_000)
+        expect(page.locator("#banner")).to_be_hidden()
+    expect(page.locator("#banner")).to_contain_text("lost the broker", timeout=20_000)
+    expect(page.locator("#score-1")).to_have_text("4")
