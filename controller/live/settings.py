@@ -138,7 +138,7 @@ class ScoreboardSettings(BaseSettings):
     embedded_port: int = Field(default=1883, ge=0, le=65535, description="0: any free port")
     ring_size: int = Field(default=500, ge=1, le=100_000, description="events kept per table")
     max_tables: int = Field(default=500, ge=1, le=100_000)
-    client_queue: int = Field(default=64, ge=1, le=10_000, description="SSE messages per client")
+    client_queue: int = Field(default=256, ge=1, le=10_000, description="SSE messages per client")
     keepalive_s: float = Field(default=10.0, gt=0, le=300)
     resync_min_interval_s: float = Field(default=1.0, ge=0, le=60)
     cmd_qos: int = Field(default=1, ge=0, le=2)
