@@ -45,6 +45,7 @@ class ScoreboardFeed:
         self._resync_timer: threading.Timer | None = None
         self.resyncs = 0
         self.connected = False
+        self._stopping = False
         client_id = settings.client_id or f"domino-scoreboard-{uuid.uuid4().hex[:8]}"
         self._client = client_factory(client_id, settings)
         self._client.on_connect = self._handle_connect
@@ -57,6 +58,7 @@ class ScoreboardFeed:
         self._client.loop_start()
 
     def stop(self) -> None:
+        self._stopping = True
         with self._resync_lock:
             if self._resync_timer is not None:
                 self._resync_timer.cancel()
@@ -96,7 +98,10 @@ class ScoreboardFeed:
     ) -> None:
         self.connected = False
         self._store.set_broker(False)
-        log.warning("scoreboard lost the broker (%s); reconnecting", reason)
+        if self._stopping:
+            log.info("scoreboard disconnected from the broker")
+        else:
+            log.warning("scoreboard lost the broker (%s); reconnecting", reason)
         self._notify(Outcome(None, changed=True))
 
     def _handle_message(self, client: MqttClient, userdata: object, msg: Any) -> None:

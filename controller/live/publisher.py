@@ -199,6 +199,7 @@ class MqttPublisher:
         self._last_state: Message | None = None
         self._last_device: Message | None = None
         self.connects = 0
+        self._stopping = False
         client_id = (
             mqtt_settings.client_id or f"domino-{table_settings.table}-{uuid.uuid4().hex[:6]}"
         )
@@ -218,6 +219,7 @@ class MqttPublisher:
     def stop(self) -> None:
         """Clean shutdown: say ``offline`` (retained) ourselves, then disconnect."""
         info = None
+        self._stopping = True
         with self._lock:
             if self._connected:
                 info = self._client.publish(self.topics.availability, b"offline", QOS, True)
@@ -305,7 +307,10 @@ class MqttPublisher:
     ) -> None:
         with self._lock:
             self._connected = False
-        log.warning("table %s lost the broker (%s); reconnecting", self.topics.table, reason)
+        if self._stopping:
+            log.info("table %s disconnected from the broker", self.topics.table)
+        else:
+            log.warning("table %s lost the broker (%s); reconnecting", self.topics.table, reason)
 
     def _publish_discovery(self) -> None:
         for topic, payload in discovery_messages(
