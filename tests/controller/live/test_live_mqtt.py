@@ -184,7 +184,7 @@ def test_publisher_survives_the_broker_vanishing(
         pub.publish_event("pass", {})
     last = pub.publish_state(example_body(hand_no=2))
     assert pub.dropped_events == 3
-    assert board.http.get("/healthz").json()["broker"] == "down"
+    wait_until(lambda: board.http.get("/healthz").json()["broker"] == "down", "scoreboard notices")
     second = MosquittoBroker(port=port)
     second.start()
     try:

@@ -85,15 +85,24 @@ def test_health_metrics_and_pages(board: Board) -> None:
     assert "http://" not in page and "https://" not in page  # nothing from outside
 
 
-def read_events(board: Board, path: str, want: int, out: list[tuple[str, str]]) -> None:
+def read_events(
+    board: Board,
+    path: str,
+    want: int,
+    out: list[tuple[str, str]],
+    skip: tuple[str, ...] = (),
+    until: str | None = None,
+) -> None:
+    """Collect SSE events (name, data), leaving out the names in ``skip``, until there are
+    ``want`` of them or one whose data contains ``until``."""
     with httpx.stream("GET", board.url + path, timeout=30) as r:
         event = ""
         for line in r.iter_lines():
             if line.startswith("event: "):
                 event = line[7:]
-            elif line.startswith("data: "):
+            elif line.startswith("data: ") and event not in skip:
                 out.append((event, line[6:]))
-                if len(out) >= want:
+                if len(out) >= want or (until is not None and until in line):
                     return
 
 
@@ -105,15 +114,19 @@ def test_sse_snapshot_on_connect_then_updates(
     pub.publish_state(example_body(hand_no=1))
     board.wait_table("t-sse", "state", lambda v: v["state"])
     got: list[tuple[str, str]] = []
-    reader = threading.Thread(target=read_events, args=(board, "/api/tables/t-sse/stream", 2, got))
+    reader = threading.Thread(
+        target=read_events,
+        args=(board, "/api/tables/t-sse/stream", 50, got, ("ping",), '"hand_no":2'),
+    )
     reader.start()
     wait_until(lambda: got, "snapshot")
     assert got[0][0] == "table" and '"hand_no":1' in got[0][1]
     pub.publish_state(example_body(hand_no=2))
     reader.join(30)
-    assert len(got) >= 2 and '"hand_no":2' in got[-1][1]
+    assert not reader.is_alive() and '"hand_no":2' in got[-1][1]
+    assert all(name == "table" for name, _ in got)
     hall: list[tuple[str, str]] = []
-    read_events(board, "/api/stream", 1, hall)
+    read_events(board, "/api/stream", 1, hall, ("ping",))
     assert hall[0][0] == "hall" and "t-sse" in hall[0][1]
 
 
