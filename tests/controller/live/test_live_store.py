@@ -3,6 +3,9 @@
 import asyncio
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from controller.live.clock import FakeClock
 from controller.live.examples import example_body
 from controller.live.hub import HALL, Hub
@@ -178,3 +181,31 @@ def test_views_are_json() -> None:
     store, pub = setup()
     feed_state(store, pub)
     json.dumps([store.view("t1"), store.hall(), store.record("t1")])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["state", "events", "device", "availability", "cmd/undo", "x", ""]),
+            st.sampled_from(["t1", "t2", "a b", "", "t1/extra"]),
+            st.one_of(
+                st.binary(max_size=200),
+                st.sampled_from([b"", b"online", b"offline", b"{}", b"null", b"[]"]),
+            ),
+        ),
+        max_size=30,
+    )
+)
+def test_junk_never_raises_and_never_replaces_a_good_state(
+    junk: list[tuple[str, str, bytes]],
+) -> None:
+    store, pub = setup()
+    feed_state(store, pub, hand_no=6)
+    for kind, table, raw in junk:
+        if (kind, raw) in (("state", b""), ("availability", b"")) and table == "t1":
+            continue  # an empty retained message legitimately clears the topic
+        store.ingest(f"{R}/{table}/{kind}", raw, 2.0)
+    view = store.view("t1")
+    assert view is not None and view["state"]["match"]["hand_no"] == 6
+    json.dumps([store.hall(), view])
