@@ -1,13 +1,14 @@
 """Errors of the live-state package.
 
-``LiveError`` is the root; once ``controller.errors.ControllerError`` exists it should derive from
-it (kept local so this package lands independently).
+``LiveError`` is the root, under the controller's ``ControllerError``.
 """
 
 from __future__ import annotations
 
+from controller.errors import ControllerError
 
-class LiveError(Exception):
+
+class LiveError(ControllerError):
     """Root of every error raised by :mod:`controller.live`."""
 
 
