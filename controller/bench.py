@@ -16,6 +16,7 @@ from collections.abc import Sequence
 BENCH_MODULES = (
     "controller.rules_bench",
     "vision.bench",
+    "vision.bench_scene",
     "firmware_bridge.bench",
     "controller.live_bench",
     "controller.runtime_bench",

@@ -4,7 +4,7 @@ set -euo pipefail
 source "$(dirname "$0")/bootstrap.sh"
 cd "$ROOT"
 
-ensure_apt mosquitto chromium
+ensure_apt mosquitto chromium openssl
 ensure_venv dev
 PY="$VENV/bin"
 bash scripts/setup-firmware.sh

@@ -19,3 +19,15 @@ class CalibrationError(VisionError, ValueError):
 
 class FrameSourceError(VisionError, OSError):
     """A camera or video source failed or disappeared."""
+
+
+class RecognitionParamsError(VisionError, ValueError):
+    """Recognition parameters are malformed or out of range."""
+
+
+class InvalidImageError(VisionError, ValueError):
+    """An array handed to recognition is not an image it can read (empty, wrong dtype/shape)."""
+
+
+class TruthFormatError(VisionError, ValueError):
+    """A ground-truth file for evaluation is missing or malformed."""

@@ -106,14 +106,13 @@ def play_hand(
     tab = tables(rules.max_pip)
     low, high, pips, fits = tab.low, tab.high, tab.pips, tab.fits
     n = rules.seats
-    per_number = rules.max_pip + 1
-    all_dealt = rules.all_dealt
     rand = rng.random
-    counts = [m.bit_count() for m in hands]
     if seat_pips is None:
         seat_pips = [sum(pips[j] for j in _bits(m)) for m in hands]
     after = [(s + 1) % n for s in range(n)]
-    shown = [0] * per_number
+    in_hands = 0  # every tile still held by someone: the hand is blocked when none fits
+    for m in hands:
+        in_hands |= m
     tally = Tally.start(rules, scores_before)
     moves: list[int] = []  # compact: see decode_moves
 
@@ -132,36 +131,32 @@ def play_hand(
     else:
         i = _kth_bit(choice, int(rand() * choice.bit_count()))
     hands[leader] = held & ~(1 << i)
-    counts[leader] -= 1
+    in_hands &= ~(1 << i)
     seat_pips[leader] -= pips[i]
     left_end, right_end = low[i], high[i]
-    shown[left_end] += 1
-    if left_end != right_end:
-        shown[right_end] += 1
     moves.append(leader | i << 3 | _OPEN)
 
     seat = leader
     turn = after[leader]
     pase_seat, pase_passes = leader, 0
     outcome: HandEnd | None = None
+    if not (fits[left_end] | fits[right_end]) & in_hands:
+        outcome = HandEnd.BLOCK  # nobody can answer the opening tile (tiles out of play)
     capicua = False
-    while True:
+    while outcome is None:
         held = hands[turn]
         on_left = held & fits[left_end]
         on_right = held & fits[right_end]
         if not (on_left or on_right):
             moves.append(turn)
             pase_passes += 1
-            if pase_passes == n:
-                # Nobody could play after the opening tile (some tiles are out of play).
-                outcome = HandEnd.BLOCK
-                break
             turn = after[turn]
             continue
         seat = turn
         if greedy[seat]:
             i = _heaviest(on_left | on_right, pips)
-            end = LEFT if on_left >> i & 1 else RIGHT
+            bit = 1 << i
+            end = LEFT if on_left & bit else RIGHT
         else:
             count_left = on_left.bit_count()
             k = int(rand() * (count_left + on_right.bit_count()))
@@ -173,38 +168,33 @@ def play_hand(
             while k:
                 mask &= mask - 1
                 k -= 1
-            i = (mask & -mask).bit_length() - 1
-        if pase_seat == seat and pase_passes == n - 1:
+            bit = mask & -mask
+            i = bit.bit_length() - 1
+        if pase_passes == n - 1 and pase_seat == seat:
             tally.bonus("pase_corrido", seat, rules.pase_corrido_bonus, len(moves))
         pase_seat, pase_passes = seat, 0
-        hands[seat] = held & ~(1 << i)
-        counts[seat] -= 1
+        held ^= bit
+        hands[seat] = held
+        in_hands ^= bit
         seat_pips[seat] -= pips[i]
         a, b = low[i], high[i]
-        shown[a] += 1
-        if a != b:
-            shown[b] += 1
         if end is LEFT:
-            if counts[seat] == 0:
+            if not held:
                 capicua = left_end != right_end and (a == right_end or b == right_end)
             left_end = b if a == left_end else a
+            moves.append(seat | i << 3 | _LEFT)
         else:
-            if counts[seat] == 0:
+            if not held:
                 capicua = left_end != right_end and (a == left_end or b == left_end)
             right_end = b if a == right_end else a
-        moves.append(seat | i << 3 | (_LEFT if end is LEFT else _RIGHT))
+            moves.append(seat | i << 3 | _RIGHT)
         turn = after[seat]
-        if counts[seat] == 0:
+        if not held:
             outcome = HandEnd.DOMINO
             break
-        if shown[left_end] == per_number and shown[right_end] == per_number:
+        if not (fits[left_end] | fits[right_end]) & in_hands:
             outcome = HandEnd.BLOCK
             break
-        if not all_dealt:
-            wanted = fits[left_end] | fits[right_end]
-            if not any(h & wanted for h in hands):
-                outcome = HandEnd.BLOCK
-                break
     finished = FinishedHand(
         number=number,
         outcome=outcome,

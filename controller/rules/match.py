@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -103,17 +103,27 @@ class Match:
         self,
         hands: Sequence[Iterable[Tile]] | None = None,
         boneyard: Sequence[Tile] | None = None,
+        *,
+        choose_leader: Callable[[frozenset[int]], int] | None = None,
     ) -> Hand:
+        """The next hand. Where the rules let several seats lead (a drawn tile, the winning pair
+        choosing), ``choose_leader`` picks one; otherwise the first move decides."""
         from controller.rules.hand import Hand
 
         if self.over:
             raise IllegalMoveError(f"the match is over: side {self.winner} won")
         lead = self.lead_for_next_hand(hands)
+        seats = lead.seats
+        if choose_leader is not None and len(seats) > 1:
+            chosen = choose_leader(seats)
+            if chosen not in seats:
+                raise IllegalMoveError(f"seat {chosen} may not lead this hand")
+            seats = frozenset({chosen})
         return Hand(
             self.rules,
             hands=hands,
             boneyard=boneyard,
-            leaders=lead.seats,
+            leaders=seats,
             lead_tile=lead.tile,
             lead_double_only=lead.double_only,
             scores_before=self.totals,

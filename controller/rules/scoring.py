@@ -70,7 +70,7 @@ class Tally:
         self.bonuses.append(Bonus(kind, seat, side, points, move, counted))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built once per simulated hand, and frozen init is slow
 class FinishedHand:
     """What scoring needs to know about a hand that is over."""
 

@@ -136,14 +136,14 @@ def _start_hand(match: Match, rng: random.Random) -> tuple[Hand, list[list[Tile]
     while True:
         hands, rest = deal(rules, rng)
         try:
-            hand = match.new_hand(hands, rest if rules.boneyard is not Boneyard.NONE else None)
+            hand = match.new_hand(
+                hands,
+                rest if rules.boneyard is not Boneyard.NONE else None,
+                choose_leader=lambda seats: _choose_leader(match, seats, rng),
+            )
         except NoDoubleDealtError:
             continue
-        break
-    if len(hand.leaders) > 1:
-        hand.leaders = frozenset({_choose_leader(match, hand.leaders, rng)})
-        hand.leader = hand.turn = next(iter(hand.leaders))
-    return hand, hands
+        return hand, hands
 
 
 def _choose_leader(match: Match, seats: frozenset[int], rng: random.Random) -> int:

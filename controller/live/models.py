@@ -1,0 +1,231 @@
+"""Versioned MQTT payloads: the API schema of a table's live state, separate from domain objects.
+
+Every JSON payload carries ``schema`` (``domino-table/<kind>/<major>``). A consumer refuses a schema
+it does not know; a new major version gets a new name and both may be published side by side.
+``seq`` numbers events contiguously per table session (1, 2, 3...); a state carries the seq of the
+last event it reflects, so a consumer that sees an event seq jump resyncs from the retained state.
+``session`` changes when the table restarts its numbering.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Final, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from controller.live.errors import PayloadError
+
+STATE_SCHEMA: Final = "domino-table/state/1"
+EVENT_SCHEMA: Final = "domino-table/event/1"
+DEVICE_SCHEMA: Final = "domino-table/device/1"
+CMD_SCHEMA: Final = "domino-table/cmd/1"
+
+MAX_SEATS = 4
+MAX_PIP = 18
+
+TableId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+TileText = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,2}-[0-9]{1,2}$")]
+Pip = Annotated[int, Field(ge=0, le=MAX_PIP)]
+SeatNo = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+MoveNo = Annotated[int, Field(ge=0, le=10_000)]
+ShortText = Annotated[str, StringConstraints(max_length=64)]
+Scalar = bool | int | float | str | None
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class SideView(_Model):
+    """A side: a partnership, or one player in individual play."""
+
+    name: ShortText
+    seats: list[SeatNo] = Field(min_length=1, max_length=MAX_SEATS)
+    score: int = Field(ge=-100_000, le=100_000)
+
+
+class SeatView(_Model):
+    name: ShortText
+    side: int = Field(ge=0, lt=MAX_SEATS)
+
+
+class MatchView(_Model):
+    rules: ShortText
+    options: dict[ShortText, Scalar] = Field(default_factory=dict, max_length=64)
+    target: int = Field(ge=1, le=100_000)
+    sides: list[SideView] = Field(min_length=1, max_length=MAX_SEATS)
+    seats: list[SeatView] = Field(min_length=1, max_length=MAX_SEATS)
+    hand_no: int = Field(ge=0, le=10_000, description="1 for the first hand; 0 before it")
+    winner: int | None = Field(default=None, ge=0, lt=MAX_SEATS, description="side index")
+    score_history: list[list[int]] = Field(
+        default_factory=list, max_length=10_000, description="per hand: points won by each side"
+    )
+
+
+class PlacedTile(_Model):
+    """A tile of the line, listed from the left end to the right end."""
+
+    tile: TileText
+    pips: tuple[Pip, Pip] = Field(description="halves as they lie, left to right")
+    end: Literal["left", "right", "first"]
+    seat: SeatNo
+    double: bool
+    move: MoveNo | None = None
+
+
+class PassView(_Model):
+    seat: SeatNo
+    move: MoveNo
+
+
+class MoveView(_Model):
+    seat: SeatNo
+    kind: Literal["play", "pass", "draw"]
+    move: MoveNo
+    tile: TileText | None = None
+    end: Literal["left", "right", "first"] | None = None
+
+
+class HandView(_Model):
+    phase: Literal["waiting", "playing", "reveal", "scored"]
+    leader: SeatNo | None = None
+    turn: SeatNo | None = None
+    line: list[PlacedTile] = Field(default_factory=list, max_length=200)
+    ends: tuple[Pip, Pip] | None = None
+    counts: list[int] = Field(default_factory=list, max_length=MAX_SEATS)
+    boneyard: int = Field(default=0, ge=0, le=200)
+    passes: list[PassView] = Field(default_factory=list, max_length=1000)
+    last_move: MoveView | None = None
+    lacks: list[list[Pip]] = Field(
+        default_factory=list, max_length=MAX_SEATS, description="per seat: numbers it lacks"
+    )
+    result: dict[ShortText, Scalar] | None = Field(
+        default=None, description="set in phase 'scored': how the hand ended"
+    )
+
+
+class AlertView(_Model):
+    kind: Literal["illegal_tile", "renuncio", "misread", "device", "camera", "other"]
+    seat: SeatNo | None = None
+    message: Annotated[str, StringConstraints(max_length=500)]
+    move: MoveNo | None = None
+
+
+class DeviceView(_Model):
+    """The seat device (USB serial) as the table sees it."""
+
+    link: Literal["up", "down", "absent"]
+    detail: Annotated[str, StringConstraints(max_length=200)] | None = None
+    firmware: ShortText | None = None
+    last_heartbeat: float | None = None
+
+
+class StateBody(_Model):
+    """What the table session produces; the publisher adds the envelope."""
+
+    match: MatchView | None = None
+    hand: HandView | None = None
+    alerts: list[AlertView] = Field(default_factory=list, max_length=100)
+    device: DeviceView | None = None
+
+
+class StatePayload(StateBody):
+    """``{root}/{table}/state``: retained, QoS 1."""
+
+    schema_: Literal["domino-table/state/1"] = Field(default="domino-table/state/1", alias="schema")
+    seq: int = Field(ge=0, description="seq of the last event this state reflects")
+    session: ShortText = Field(description="changes when the table restarts its numbering")
+    table: TableId
+    ts: float = Field(ge=0, description="UNIX time of publication")
+
+
+class EventPayload(_Model):
+    """``{root}/{table}/events``: QoS 1, not retained, contiguous ``seq``."""
+
+    schema_: Literal["domino-table/event/1"] = Field(default="domino-table/event/1", alias="schema")
+    seq: int = Field(ge=1)
+    session: ShortText
+    table: TableId
+    ts: float = Field(ge=0)
+    type: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,31}$")] = Field(
+        description="tile_played, pass, draw, hand_end, match_end, alert, correction, undo, "
+        "new_match, command..."
+    )
+    data: dict[ShortText, Any] = Field(default_factory=dict, max_length=64)
+
+
+class DevicePayload(DeviceView):
+    """``{root}/{table}/device``: retained seat-device link state."""
+
+    schema_: Literal["domino-table/device/1"] = Field(
+        default="domino-table/device/1", alias="schema"
+    )
+    table: TableId
+    ts: float = Field(ge=0)
+
+
+class CommandPayload(_Model):
+    """``{root}/{table}/cmd/<name>``: a command in; refused unless ``token`` is right."""
+
+    schema_: Literal["domino-table/cmd/1"] = Field(default="domino-table/cmd/1", alias="schema")
+    id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+    token: Annotated[str, StringConstraints(max_length=256)]
+    ts: float = Field(ge=0)
+    args: dict[ShortText, Scalar | list[Scalar]] = Field(default_factory=dict, max_length=32)
+
+
+COMMANDS = ("new_match", "correct", "undo")
+AVAILABILITY = ("online", "offline")
+
+PAYLOADS: dict[str, type[_Model]] = {
+    STATE_SCHEMA: StatePayload,
+    EVENT_SCHEMA: EventPayload,
+    DEVICE_SCHEMA: DevicePayload,
+    CMD_SCHEMA: CommandPayload,
+}
+
+M = TypeVar("M", bound=_Model)
+
+
+def decode(model: type[M], raw: bytes, *, max_bytes: int) -> M:
+    """Parse one payload, or raise :class:`PayloadError` with a reason fit for a metric label.
+
+    Reasons: ``oversized``, ``malformed`` (not a JSON object), ``unknown_schema``, ``invalid``.
+    """
+    if len(raw) > max_bytes:
+        raise PayloadError("oversized", f"{len(raw)} bytes > {max_bytes}")
+    try:
+        obj = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise PayloadError("malformed", f"not JSON ({exc.__class__.__name__})") from None
+    if not isinstance(obj, dict):
+        raise PayloadError("malformed", "not a JSON object")
+    expected = model.model_fields["schema_"].default
+    schema = obj.get("schema")
+    if schema != expected:
+        raise PayloadError("unknown_schema", f"schema {str(schema)[:80]!r}, expected {expected!r}")
+    try:
+        return model.model_validate(obj)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise PayloadError(
+            "invalid", f"{exc.error_count()} error(s), first at {where}: {first['msg']}"
+        ) from None
+
+
+def encode(payload: BaseModel) -> bytes:
+    """Compact JSON with the wire names (``schema``, not ``schema_``)."""
+    return payload.model_dump_json(by_alias=True, exclude_none=False).encode()
+
+
+def json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The JSON Schema of a payload, as written to ``schemas/``."""
+    doc = model.model_json_schema(by_alias=True, mode="validation")
+    schema_name = model.model_fields["schema_"].default
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": schema_name,
+        **doc,
+    }

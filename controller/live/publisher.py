@@ -1,0 +1,367 @@
+"""The table side of the MQTT contract: publish state, events, device link; receive commands.
+
+:class:`MqttPublisher` wraps a paho-mqtt 2.x client (callback API 2): QoS 1, retained state,
+``offline`` last will on the availability topic, ``online`` on connect, paho's reconnect with
+back-off, subscriptions made in ``on_connect`` (so they survive reconnects), and a bounded
+:class:`~controller.live.outbox.Outbox` while the broker is away. :class:`FakePublisher` records
+what would be published, for tests and for running without a broker.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import threading
+import uuid
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from controller.live.clock import Clock
+from controller.live.errors import PayloadError
+from controller.live.homeassistant import discovery_messages
+from controller.live.models import (
+    COMMANDS,
+    CommandPayload,
+    DevicePayload,
+    DeviceView,
+    EventPayload,
+    StateBody,
+    StatePayload,
+    decode,
+    encode,
+)
+from controller.live.outbox import Message, Outbox
+from controller.live.settings import MqttSettings, TableSettings
+from controller.live.topics import TableTopics
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt
+
+log = logging.getLogger(__name__)
+
+CommandHandler = Callable[[str, CommandPayload], None]
+QOS = 1
+MQTT_ERR_SUCCESS = 0  # paho's codes, without importing paho
+MQTT_ERR_NO_CONN = 4
+
+
+class MqttClient(Protocol):
+    """The part of ``paho.mqtt.client.Client`` used here (the fake implements the same)."""
+
+    on_connect: Any
+    on_disconnect: Any
+    on_message: Any
+
+    def will_set(self, topic: str, payload: bytes, qos: int, retain: bool) -> Any: ...
+
+    def connect_async(self, host: str, port: int, keepalive: int) -> Any: ...
+
+    def loop_start(self) -> Any: ...
+
+    def loop_stop(self) -> Any: ...
+
+    def disconnect(self) -> Any: ...
+
+    def publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> Any: ...
+
+    def subscribe(self, topic: str, qos: int) -> Any: ...
+
+
+ClientFactory = Callable[[str, MqttSettings], MqttClient]
+
+
+class Publisher(Protocol):
+    """What the table session needs from a publisher."""
+
+    def publish_state(self, body: StateBody) -> StatePayload: ...
+
+    def publish_event(self, type_: str, data: Mapping[str, Any]) -> EventPayload: ...
+
+    def publish_device(self, view: DeviceView) -> DevicePayload: ...
+
+
+class _Stamper:
+    """Numbering and envelopes, shared by the real and the fake publisher."""
+
+    def __init__(self, table: str, clock: Clock, session: str | None) -> None:
+        self.table = table
+        self.clock = clock
+        self.session = session or f"s-{uuid.uuid4().hex[:12]}"
+        self.seq = 0
+
+    def state(self, body: StateBody) -> StatePayload:
+        return StatePayload(
+            seq=self.seq,
+            session=self.session,
+            table=self.table,
+            ts=self.clock.time(),
+            **body.model_dump(),
+        )
+
+    def event(self, type_: str, data: Mapping[str, Any]) -> EventPayload:
+        payload = EventPayload(
+            seq=self.seq + 1,
+            session=self.session,
+            table=self.table,
+            ts=self.clock.time(),
+            type=type_,
+            data=dict(data),
+        )
+        self.seq += 1
+        return payload
+
+    def device(self, view: DeviceView) -> DevicePayload:
+        return DevicePayload(table=self.table, ts=self.clock.time(), **view.model_dump())
+
+
+class FakePublisher:
+    """Records payloads instead of sending them; same numbering as the real publisher."""
+
+    def __init__(self, table: str = "table-1", *, clock: Clock, session: str | None = None):
+        self._stamp = _Stamper(table, clock, session)
+        self.states: list[StatePayload] = []
+        self.events: list[EventPayload] = []
+        self.devices: list[DevicePayload] = []
+
+    def publish_state(self, body: StateBody) -> StatePayload:
+        payload = self._stamp.state(body)
+        self.states.append(payload)
+        return payload
+
+    def publish_event(self, type_: str, data: Mapping[str, Any]) -> EventPayload:
+        payload = self._stamp.event(type_, data)
+        self.events.append(payload)
+        return payload
+
+    def publish_device(self, view: DeviceView) -> DevicePayload:
+        payload = self._stamp.device(view)
+        self.devices.append(payload)
+        return payload
+
+
+def paho_client(client_id: str, settings: MqttSettings) -> mqtt.Client:
+    """A configured, unconnected paho client: credentials, TLS, back-off, bounded queue."""
+    import ssl
+
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    addr = settings.address()
+    client = mqtt.Client(
+        CallbackAPIVersion.VERSION2,
+        client_id=client_id,
+        protocol=mqtt.MQTTv311,
+        clean_session=True,
+    )
+    if addr.username is not None:
+        client.username_pw_set(addr.username, addr.password)
+    if addr.tls:
+        client.tls_set(
+            ca_certs=str(settings.ca_file) if settings.ca_file else None,
+            certfile=str(settings.cert_file) if settings.cert_file else None,
+            keyfile=str(settings.key_file) if settings.key_file else None,
+            cert_reqs=ssl.CERT_REQUIRED,
+        )
+        client.tls_insecure_set(settings.tls_insecure)
+    client.reconnect_delay_set(
+        min_delay=max(1, round(settings.reconnect_min_s)),
+        max_delay=max(1, round(settings.reconnect_max_s)),
+    )
+    # paho queues QoS>0 messages without limit while disconnected; our outbox is the real
+    # buffer, this only bounds the short window between a drop and our noticing it.
+    # (room for a full outbox flushed at once, plus availability, device, state and discovery).
+    client.max_queued_messages_set(settings.outbox_events + 100)
+    client.max_inflight_messages_set(100)
+    return client
+
+
+class MqttPublisher:
+    """A table's connection to the broker. Thread-safe; paho runs its own network thread."""
+
+    def __init__(
+        self,
+        mqtt_settings: MqttSettings,
+        table_settings: TableSettings,
+        *,
+        clock: Clock,
+        client_factory: ClientFactory = paho_client,
+        session: str | None = None,
+        on_command: CommandHandler | None = None,
+    ) -> None:
+        self._settings = mqtt_settings
+        self._table = table_settings
+        self.topics = TableTopics(mqtt_settings.root, table_settings.table)
+        self._stamp = _Stamper(table_settings.table, clock, session)
+        self._on_command = on_command
+        self._lock = threading.RLock()
+        self._outbox = Outbox(mqtt_settings.outbox_events)
+        self._connected = False
+        self._last_state: Message | None = None
+        self._last_device: Message | None = None
+        self.connects = 0
+        self._stopping = False
+        client_id = (
+            mqtt_settings.client_id or f"domino-{table_settings.table}-{uuid.uuid4().hex[:6]}"
+        )
+        self._client = client_factory(client_id, mqtt_settings)
+        self._client.will_set(self.topics.availability, b"offline", qos=QOS, retain=True)
+        self._client.on_connect = self._handle_connect
+        self._client.on_disconnect = self._handle_disconnect
+        self._client.on_message = self._handle_message
+
+    # -- life cycle -------------------------------------------------------------------------
+    def start(self) -> None:
+        """Connect in the background; paho retries with back-off until the broker answers."""
+        addr = self._settings.address()
+        self._client.connect_async(addr.host, addr.port, keepalive=self._settings.keepalive_s)
+        self._client.loop_start()
+
+    def stop(self) -> None:
+        """Clean shutdown: say ``offline`` (retained) ourselves, then disconnect."""
+        info = None
+        self._stopping = True
+        with self._lock:
+            if self._connected:
+                info = self._client.publish(self.topics.availability, b"offline", QOS, True)
+        if info is not None:  # wait outside the lock: paho's thread may need it meanwhile
+            try:
+                info.wait_for_publish(timeout=2.0)
+            except (RuntimeError, ValueError):
+                log.warning("could not say offline before disconnecting")
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    @property
+    def dropped_events(self) -> int:
+        return self._outbox.dropped_events
+
+    @property
+    def queued(self) -> int:
+        return len(self._outbox)
+
+    @property
+    def seq(self) -> int:
+        return self._stamp.seq
+
+    # -- publishing ---------------------------------------------------------------------------
+    def publish_state(self, body: StateBody) -> StatePayload:
+        with self._lock:
+            payload = self._stamp.state(body)
+            msg = Message(self.topics.state, encode(payload), QOS, True)
+            self._last_state = msg
+            self._send(msg)
+            return payload
+
+    def publish_event(self, type_: str, data: Mapping[str, Any]) -> EventPayload:
+        with self._lock:
+            payload = self._stamp.event(type_, data)
+            self._send(Message(self.topics.events, encode(payload), QOS, False))
+            return payload
+
+    def publish_device(self, view: DeviceView) -> DevicePayload:
+        with self._lock:
+            payload = self._stamp.device(view)
+            msg = Message(self.topics.device, encode(payload), QOS, True)
+            self._last_device = msg
+            self._send(msg)
+            return payload
+
+    def _send(self, msg: Message) -> None:
+        if not self._connected:
+            self._outbox.put(msg)
+            return
+        info = self._client.publish(msg.topic, msg.payload, msg.qos, msg.retain)
+        if info.rc not in (MQTT_ERR_SUCCESS, MQTT_ERR_NO_CONN):
+            # NO_CONN: paho keeps the message and resends it; anything else is ours to keep.
+            self._outbox.put(msg)
+
+    # -- paho callbacks (network thread) ------------------------------------------------------
+    def _handle_connect(
+        self, client: MqttClient, userdata: object, flags: object, reason: Any, props: object
+    ) -> None:
+        if reason.is_failure:
+            log.warning("broker refused the connection: %s", reason)
+            return
+        with self._lock:
+            self._connected = True
+            self.connects += 1
+            log.info("table %s connected to the broker", self.topics.table)
+            client.subscribe(self.topics.cmd_filter, qos=QOS)
+            client.publish(self.topics.availability, b"online", QOS, True)
+            if self._table.ha_discovery:
+                client.subscribe(f"{self._table.ha_prefix}/status", qos=QOS)
+                self._publish_discovery()
+            pending = self._outbox.drain()
+            latest = [m for m in (self._last_device, self._last_state) if m is not None]
+            for msg in [m for m in pending if not m.retain] + latest:
+                info = client.publish(msg.topic, msg.payload, msg.qos, msg.retain)
+                if info.rc != MQTT_ERR_SUCCESS:
+                    log.warning("flush of %s failed (rc %s)", msg.topic, info.rc)
+
+    def _handle_disconnect(
+        self, client: MqttClient, userdata: object, flags: object, reason: Any, props: object
+    ) -> None:
+        with self._lock:
+            self._connected = False
+        if self._stopping:
+            log.info("table %s disconnected from the broker", self.topics.table)
+        else:
+            log.warning("table %s lost the broker (%s); reconnecting", self.topics.table, reason)
+
+    def _publish_discovery(self) -> None:
+        for topic, payload in discovery_messages(
+            self.topics, prefix=self._table.ha_prefix, name=self._table.name
+        ):
+            self._client.publish(topic, payload, QOS, True)
+
+    def _handle_message(self, client: MqttClient, userdata: object, msg: Any) -> None:
+        topic: str = msg.topic
+        if topic == f"{self._table.ha_prefix}/status":
+            if bytes(msg.payload) == b"online" and self._table.ha_discovery:
+                with self._lock:
+                    self._publish_discovery()
+            return
+        prefix = self.topics.cmd("")
+        name = topic[len(prefix) :]
+        if not topic.startswith(prefix) or not name or "/" in name:
+            # not ours (the embedded broker has been seen delivering other tables' retained
+            # messages to a fresh subscriber): ignore quietly, answer nothing
+            log.debug("ignored message on %r", topic[:200])
+            return
+        try:
+            self._command(name, bytes(msg.payload))
+        except Exception:  # a handler bug must not kill paho's network thread
+            log.exception("command %s failed", name)
+
+    def _command(self, name: str, raw: bytes) -> None:
+        try:
+            cmd = decode(CommandPayload, raw, max_bytes=self._settings.max_payload)
+        except PayloadError as exc:
+            log.warning("command %s refused: %s", name, exc)
+            self.publish_event(
+                "command", {"name": name[:32], "accepted": False, "reason": exc.reason}
+            )
+            return
+        token = self._table.cmd_token
+        reason = None
+        if name not in COMMANDS:
+            reason = "unknown_command"
+        elif token is None or not hmac.compare_digest(
+            cmd.token.encode(), token.get_secret_value().encode()
+        ):
+            reason = "unauthorised"
+        elif self._on_command is None:
+            reason = "not_supported"
+        if reason is not None:
+            log.warning("command %s (%s) refused: %s", name, cmd.id, reason)
+            self.publish_event(
+                "command", {"name": name[:32], "id": cmd.id, "accepted": False, "reason": reason}
+            )
+            return
+        assert self._on_command is not None
+        self.publish_event("command", {"name": name, "id": cmd.id, "accepted": True})
+        self._on_command(name, cmd)

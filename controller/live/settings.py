@@ -1,0 +1,165 @@
+"""Typed, validated settings (pydantic-settings). Nothing is built at import time.
+
+Environment variables: ``DOMINO_MQTT_*`` for :class:`MqttSettings` and ``DOMINO_SCOREBOARD_*``
+for :class:`ScoreboardSettings` (nested MQTT fields as ``DOMINO_SCOREBOARD_MQTT__URL``...).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Self
+from urllib.parse import unquote, urlsplit
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from controller.live.errors import LiveConfigError
+
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_ROOT = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$")
+DEFAULT_ROOT = "domino/v1"
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerAddress:
+    """Where a broker listens, parsed from ``mqtt://[user[:pass]@]host[:port]`` or ``mqtts://``."""
+
+    host: str
+    port: int
+    tls: bool = False
+    username: str | None = None
+    password: str | None = None
+
+    @classmethod
+    def parse(cls, url: str) -> BrokerAddress:
+        text = url.strip()
+        if "://" not in text:
+            text = "mqtt://" + text
+        parts = urlsplit(text)
+        if parts.scheme not in ("mqtt", "mqtts", "tcp", "ssl"):
+            raise LiveConfigError(f"broker URL {url!r}: scheme must be mqtt:// or mqtts://")
+        tls = parts.scheme in ("mqtts", "ssl")
+        if not parts.hostname:
+            raise LiveConfigError(f"broker URL {url!r} has no host")
+        try:
+            port = parts.port or (8883 if tls else 1883)
+        except ValueError as exc:
+            raise LiveConfigError(f"broker URL {url!r}: bad port") from exc
+        if parts.path not in ("", "/"):
+            raise LiveConfigError(f"broker URL {url!r}: no path expected")
+        user = unquote(parts.username) if parts.username else None
+        password = unquote(parts.password) if parts.password else None
+        return cls(parts.hostname, port, tls, user, password)
+
+    def url(self) -> str:
+        return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+
+
+class MqttSettings(BaseSettings):
+    """How a table or the scoreboard reaches the broker."""
+
+    model_config = SettingsConfigDict(env_prefix="DOMINO_MQTT_", extra="forbid")
+
+    url: str | None = Field(
+        default=None, description="mqtt://host:port or mqtts://...; None starts the embedded broker"
+    )
+    root: str = DEFAULT_ROOT
+    username: str | None = None
+    password: SecretStr | None = None
+    tls: bool = False
+    ca_file: Path | None = None
+    cert_file: Path | None = None
+    key_file: Path | None = None
+    tls_insecure: bool = Field(default=False, description="skip host-name check (lab use only)")
+    client_id: str | None = None
+    keepalive_s: int = Field(default=15, ge=5, le=600)
+    reconnect_min_s: float = Field(default=0.5, gt=0, le=60)
+    reconnect_max_s: float = Field(default=30.0, gt=0, le=3600)
+    outbox_events: int = Field(default=1000, ge=1, le=1_000_000)
+    max_payload: int = Field(default=256 * 1024, ge=1024, le=16 * 1024 * 1024)
+
+    @field_validator("root")
+    @classmethod
+    def _root_ok(cls, value: str) -> str:
+        if not _ROOT.match(value):
+            raise ValueError("topic root: letters, digits, '_', '-', separated by '/'")
+        return value
+
+    @field_validator("url")
+    @classmethod
+    def _url_ok(cls, value: str | None) -> str | None:
+        if value is not None:
+            BrokerAddress.parse(value)
+        return value
+
+    @model_validator(mode="after")
+    def _tls_files(self) -> Self:
+        if (self.cert_file is None) != (self.key_file is None):
+            raise ValueError("cert_file and key_file go together")
+        for path in (self.ca_file, self.cert_file, self.key_file):
+            if path is not None and not path.is_file():
+                raise ValueError(f"TLS file {path} does not exist")
+        if self.reconnect_max_s < self.reconnect_min_s:
+            raise ValueError("reconnect_max_s must be >= reconnect_min_s")
+        return self
+
+    def address(self) -> BrokerAddress:
+        """The broker to reach; user name, password and TLS from the fields win over the URL."""
+        if self.url is None:
+            raise LiveConfigError("no broker URL configured")
+        addr = BrokerAddress.parse(self.url)
+        password = self.password.get_secret_value() if self.password else addr.password
+        return BrokerAddress(
+            addr.host, addr.port, addr.tls or self.tls, self.username or addr.username, password
+        )
+
+
+class ScoreboardSettings(BaseSettings):
+    """The scoreboard web service."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="DOMINO_SCOREBOARD_", env_nested_delimiter="__", extra="forbid"
+    )
+
+    mqtt: MqttSettings = Field(default_factory=MqttSettings)
+    http_host: str = "0.0.0.0"
+    http_port: int = Field(default=8080, ge=0, le=65535)
+    token: SecretStr | None = Field(
+        default=None, description="bearer token for the write endpoints; None = read-only"
+    )
+    table_token: SecretStr | None = Field(
+        default=None, description="token put in commands sent to tables; defaults to token"
+    )
+    embedded_host: str = Field(
+        default="127.0.0.1", description="embedded broker address, used when mqtt.url is unset"
+    )
+    embedded_port: int = Field(default=1883, ge=0, le=65535, description="0: any free port")
+    ring_size: int = Field(default=500, ge=1, le=100_000, description="events kept per table")
+    max_tables: int = Field(default=500, ge=1, le=100_000)
+    client_queue: int = Field(default=256, ge=1, le=10_000, description="SSE messages per client")
+    keepalive_s: float = Field(default=10.0, gt=0, le=300)
+    resync_min_interval_s: float = Field(default=1.0, ge=0, le=60)
+    cmd_qos: int = Field(default=1, ge=0, le=2)
+
+
+class TableSettings(BaseSettings):
+    """The table side: which table this is, and Home Assistant discovery."""
+
+    model_config = SettingsConfigDict(env_prefix="DOMINO_TABLE_", extra="forbid")
+
+    table: str = "table-1"
+    name: str | None = None
+    ha_discovery: bool = False
+    ha_prefix: str = "homeassistant"
+    cmd_token: SecretStr | None = Field(
+        default=None, description="token commands must carry; None refuses every command"
+    )
+
+    @field_validator("table")
+    @classmethod
+    def _table_ok(cls, value: str) -> str:
+        if not TABLE_ID.match(value):
+            raise ValueError("table id: 1-64 letters, digits, '_' or '-'")
+        return value

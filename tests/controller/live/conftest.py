@@ -1,0 +1,94 @@
+"""Real components for the live tests: Mosquitto, the embedded broker, the scoreboard on uvicorn.
+
+Nothing here skips under CI=true: scripts/test.sh installs mosquitto and chromium there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from live_support import Board, SimProcess, need_mosquitto, scoreboard_settings, wait_until
+
+from controller.live.app import create_app
+from controller.live.broker import EmbeddedBroker, MosquittoBroker
+from controller.live.clock import SystemClock
+from controller.live.publisher import MqttPublisher
+from controller.live.server import ServerThread
+from controller.live.settings import MqttSettings, TableSettings
+
+
+@pytest.fixture(scope="module", params=["mosquitto", "embedded"])
+def broker(request: pytest.FixtureRequest) -> Iterator[MosquittoBroker | EmbeddedBroker]:
+    if request.param == "mosquitto":
+        need_mosquitto()
+        b: MosquittoBroker | EmbeddedBroker = MosquittoBroker()
+    else:
+        b = EmbeddedBroker()
+    with b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def mosquitto() -> Iterator[MosquittoBroker]:
+    need_mosquitto()
+    with MosquittoBroker() as b:
+        yield b
+
+
+@pytest.fixture
+def board_on() -> Iterator[Callable[..., Board]]:
+    started: list[Board] = []
+
+    def start(url: str, **kw: Any) -> Board:
+        server = ServerThread(create_app(scoreboard_settings(url, **kw)))
+        server.start()
+        started.append(Board(server))
+        return started[-1]
+
+    yield start
+    for b in started:
+        b.http.close()
+        b.server.stop()
+
+
+@pytest.fixture
+def board(broker: MosquittoBroker | EmbeddedBroker, board_on: Callable[..., Board]) -> Board:
+    b = board_on(broker.url)
+    wait_until(lambda: b.http.get("/healthz").json()["broker"] == "up", "scoreboard connected")
+    return b
+
+
+@pytest.fixture
+def publishers() -> Iterator[Callable[..., MqttPublisher]]:
+    made: list[MqttPublisher] = []
+
+    def make(url: str, table: str, **kw: Any) -> MqttPublisher:
+        token = kw.pop("cmd_token", None)
+        on_command = kw.pop("on_command", None)
+        pub = MqttPublisher(
+            MqttSettings(url=url, reconnect_min_s=0.5, reconnect_max_s=2, **kw),
+            TableSettings(table=table, cmd_token=token),
+            clock=SystemClock(),
+            on_command=on_command,
+        )
+        made.append(pub)
+        return pub
+
+    yield make
+    for pub in made:
+        pub.stop()
+
+
+@pytest.fixture
+def sims() -> Iterator[Callable[..., SimProcess]]:
+    made: list[SimProcess] = []
+
+    def make(url: str, table: str, interval: float = 0.3) -> SimProcess:
+        made.append(SimProcess(url, table, interval))
+        return made[-1]
+
+    yield make
+    for s in made:
+        s.kill()

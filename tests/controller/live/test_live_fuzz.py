@@ -1,0 +1,86 @@
+"""Fuzz the REST API from its OpenAPI schema (schemathesis) against a real server: no 5xx."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from live_support import TOKEN, Board, scoreboard_settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from controller.live.app import create_app
+from controller.live.broker import EmbeddedBroker
+from controller.live.examples import example_body
+from controller.live.server import ServerThread
+
+
+@pytest.fixture(scope="module")
+def fuzz_target() -> Iterator[Board]:
+    from controller.live.clock import SystemClock
+    from controller.live.publisher import MqttPublisher
+    from controller.live.settings import MqttSettings, TableSettings
+
+    with EmbeddedBroker() as b:
+        server = ServerThread(create_app(scoreboard_settings(b.url)))
+        server.start()
+        board = Board(server)
+        pub = MqttPublisher(MqttSettings(url=b.url), TableSettings(table="t1"), clock=SystemClock())
+        pub.start()
+        pub.publish_event("pass", {"seat": 1})
+        pub.publish_state(example_body())
+        board.wait_table("t1", "a table to fuzz", lambda v: v["state"])
+        yield board
+        pub.stop()
+        board.http.close()
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def api_schema(fuzz_target: Board) -> Any:
+    schema = schemathesis.openapi.from_url(f"{fuzz_target.url}/openapi.json")
+    return schema.exclude(path_regex="stream$")
+
+
+def test_api_never_answers_5xx(api_schema: Any, fuzz_target: Board) -> None:
+    operations = [result.ok() for result in api_schema.get_all_operations()]
+    assert len(operations) >= 8
+    statuses: list[int] = []
+    for operation in operations:
+        strategy = operation.as_strategy() | operation.as_strategy(
+            schemathesis.GenerationMode.NEGATIVE
+        )
+
+        @given(case=strategy)
+        @settings(
+            max_examples=40,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            database=None,
+            derandomize=True,  # the same cases every run: CI must not flake
+        )
+        def fuzz(case: Any) -> None:
+            for headers in (None, {"Authorization": f"Bearer {TOKEN}"}):
+                # no 5xx; status codes, content types and bodies as the schema documents
+                response = case.call_and_validate(
+                    base_url=fuzz_target.url,
+                    headers=headers,
+                    checks=[
+                        not_a_server_error,
+                        status_code_conformance,
+                        content_type_conformance,
+                        response_schema_conformance,
+                    ],
+                )
+                statuses.append(response.status_code)
+
+        fuzz()
+    assert len(statuses) > 100
+    assert {200, 202, 401, 422} <= set(statuses)  # reads, accepted writes, refusals all reached

@@ -1,0 +1,203 @@
+"""The publisher's pure parts, on a fake paho client: outbox, connect sequence, commands."""
+
+import json
+
+import pytest
+
+from controller.live.clock import FakeClock
+from controller.live.examples import example_body
+from controller.live.fakes import FakeMqttClient
+from controller.live.homeassistant import discovery_messages
+from controller.live.models import DeviceView
+from controller.live.outbox import Message, Outbox
+from controller.live.publisher import FakePublisher, MqttPublisher
+from controller.live.settings import MqttSettings, TableSettings
+from controller.live.topics import TableTopics
+
+
+def make(
+    *, outbox: int = 10, token: str | None = "tok", ha: bool = False, handler: object = None
+) -> tuple[MqttPublisher, FakeMqttClient, list[tuple[str, object]]]:
+    clients: list[FakeMqttClient] = []
+    calls: list[tuple[str, object]] = []
+
+    def factory(client_id: str, settings: MqttSettings) -> FakeMqttClient:
+        clients.append(FakeMqttClient(client_id, settings))
+        return clients[-1]
+
+    pub = MqttPublisher(
+        MqttSettings(url="mqtt://h", outbox_events=outbox),
+        TableSettings(table="t1", cmd_token=token, ha_discovery=ha),
+        clock=FakeClock(),
+        client_factory=factory,
+        on_command=(lambda name, cmd: calls.append((name, cmd))) if handler is None else None,
+        session="s1",
+    )
+    pub.start()
+    return pub, clients[0], calls
+
+
+def test_outbox_newest_retained_wins_and_events_are_bounded() -> None:
+    box = Outbox(2)
+    for i in range(5):
+        box.put(Message("s", str(i).encode(), 1, True))
+        box.put(Message("e", str(i).encode(), 1, False))
+    assert box.dropped_events == 3
+    out = box.drain()
+    assert [(m.topic, m.payload) for m in out] == [("e", b"3"), ("e", b"4"), ("s", b"4")]
+    assert len(box) == 0
+
+
+def test_last_will_is_offline_retained_and_nothing_sent_before_connect() -> None:
+    pub, client, _ = make()
+    assert client.will is not None
+    assert (client.will.topic, client.will.payload, client.will.retain) == (
+        "domino/v1/t1/availability",
+        b"offline",
+        True,
+    )
+    pub.publish_state(example_body())
+    assert client.published == []
+    assert pub.queued == 1
+
+
+def test_connect_subscribes_says_online_then_flushes_events_before_state() -> None:
+    pub, client, _ = make(outbox=3)
+    pub.publish_state(example_body(hand_no=1))
+    for i in range(5):
+        pub.publish_event("pass", {"i": i})
+    pub.publish_state(example_body(hand_no=2))
+    client.connect()
+    assert client.subscriptions == ["domino/v1/t1/cmd/+"]
+    topics = client.topics()
+    assert topics[0] == "domino/v1/t1/availability" and client.published[0].payload == b"online"
+    events = [json.loads(m.payload) for m in client.published if m.topic.endswith("/events")]
+    assert [e["seq"] for e in events] == [3, 4, 5]  # bounded: 1 and 2 dropped, gap visible
+    assert pub.dropped_events == 2
+    states = [json.loads(m.payload) for m in client.published if m.topic.endswith("/state")]
+    assert len(states) == 1 and states[0]["match"]["hand_no"] == 2 and states[0]["seq"] == 5
+    assert topics[-1] == "domino/v1/t1/state"
+
+
+def test_reconnect_resubscribes_and_republishes_the_latest_state() -> None:
+    pub, client, _ = make()
+    client.connect()
+    pub.publish_state(example_body())
+    client.drop()
+    pub.publish_event("pass", {})
+    client.published.clear()
+    client.connect()
+    assert client.subscriptions.count("domino/v1/t1/cmd/+") == 2
+    assert [t.rsplit("/", 1)[1] for t in client.topics()] == ["availability", "events", "state"]
+    assert pub.connects == 2
+
+
+def test_refused_connection_keeps_everything_queued() -> None:
+    pub, client, _ = make()
+    pub.publish_event("pass", {})
+    client.connect(refused=True)
+    assert client.published == [] and pub.queued == 1
+
+
+def test_seq_is_contiguous_and_state_carries_the_last_event_seq() -> None:
+    pub, client, _ = make()
+    client.connect()
+    assert pub.publish_state(example_body()).seq == 0
+    assert [pub.publish_event("pass", {}).seq for _ in range(3)] == [1, 2, 3]
+    assert pub.publish_state(example_body()).seq == 3
+
+
+def command(token: str, cmd_id: str = "c1") -> bytes:
+    return json.dumps(
+        {
+            "schema": "domino-table/cmd/1",
+            "id": cmd_id,
+            "token": token,
+            "ts": 1.0,
+            "args": {"moves": 1},
+        }
+    ).encode()
+
+
+def command_events(client: FakeMqttClient) -> list[dict[str, object]]:
+    return [json.loads(m.payload)["data"] for m in client.published if m.topic.endswith("/events")]
+
+
+def test_commands_need_the_token() -> None:
+    _, client, calls = make()
+    client.connect()
+    client.deliver("domino/v1/t1/cmd/undo", command("wrong"))
+    client.deliver("domino/v1/t1/cmd/undo", b"{garbage")
+    client.deliver("domino/v1/t1/cmd/format_disk", command("tok"))
+    assert calls == []
+    client.deliver("domino/v1/t1/cmd/undo", command("tok", "c9"))
+    assert [name for name, _ in calls] == ["undo"]
+    reasons = [e.get("reason") for e in command_events(client)]
+    assert reasons == ["unauthorised", "malformed", "unknown_command", None]
+
+
+def test_no_token_configured_refuses_every_command() -> None:
+    _, client, calls = make(token=None)
+    client.connect()
+    client.deliver("domino/v1/t1/cmd/undo", command(""))
+    assert calls == [] and command_events(client)[0]["reason"] == "unauthorised"
+
+
+def test_a_failing_command_handler_does_not_escape() -> None:
+    clients: list[FakeMqttClient] = []
+
+    def boom(name: str, cmd: object) -> None:
+        raise RuntimeError("bug")
+
+    pub = MqttPublisher(
+        MqttSettings(url="mqtt://h"),
+        TableSettings(table="t1", cmd_token="tok"),
+        clock=FakeClock(),
+        on_command=boom,
+        client_factory=lambda i, s: clients.append(FakeMqttClient()) or clients[-1],
+    )
+    pub.start()
+    clients[0].connect()
+    clients[0].deliver("domino/v1/t1/cmd/undo", command("tok"))
+
+
+def test_home_assistant_discovery_on_connect_and_on_ha_restart() -> None:
+    _, client, _ = make(ha=True)
+    client.connect()
+    assert "homeassistant/status" in client.subscriptions
+    configs = [m for m in client.published if m.topic.startswith("homeassistant/")]
+    assert configs and all(m.retain for m in configs)
+    assert all(
+        m.topic.startswith("homeassistant/sensor/domino_t1/") and m.topic.endswith("/config")
+        for m in configs
+    )
+    client.published.clear()
+    client.deliver("homeassistant/status", b"offline")
+    assert client.published == []
+    client.deliver("homeassistant/status", b"online")
+    assert len(client.published) == len(configs)
+
+
+def test_discovery_payloads_describe_one_device() -> None:
+    msgs = discovery_messages(TableTopics("domino/v1", "t7"), name="Mesa 7")
+    docs = [json.loads(p) for _, p in msgs]
+    assert {d["device"]["name"] for d in docs} == {"Mesa 7"}
+    assert len({d["unique_id"] for d in docs}) == len(docs)
+    assert all(d["state_topic"] == "domino/v1/t7/state" for d in docs)
+    assert all(d["availability_topic"] == "domino/v1/t7/availability" for d in docs)
+
+
+def test_fake_publisher_numbers_like_the_real_one() -> None:
+    clock = FakeClock()
+    fake = FakePublisher("t2", clock=clock, session="s")
+    fake.publish_event("pass", {"seat": 1})
+    clock.advance(2)
+    state = fake.publish_state(example_body())
+    device = fake.publish_device(DeviceView(link="down"))
+    assert state.seq == 1 and state.table == "t2" and state.ts == fake.events[0].ts + 2
+    assert device.link == "down" and fake.devices == [device]
+
+
+def test_clock_never_goes_back() -> None:
+    with pytest.raises(ValueError):
+        FakeClock().advance(-1)

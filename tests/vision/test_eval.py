@@ -1,0 +1,204 @@
+"""Evaluation: the ddd scoring semantics on hand-made cases, the generic truth format, and
+``vision eval``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from recognition_support import ddd_dev_dir
+
+from controller.cli import main
+from vision.errors import TruthFormatError
+from vision.evaluation import evaluate_dir, evaluate_synthetic, load_truth_dir, write_synthetic_set
+from vision.evaluation.scoring import (
+    COL_MISS,
+    ROW_EMPTY,
+    PredHalf,
+    PredTile,
+    parse_prediction,
+    score_ddd,
+    score_generic,
+)
+
+# A 15x15 grid of 10 px cells whose top-left corner is at (100, 100).
+GRID = {"grid_corners_px": [[100, 100], [250, 100], [250, 250], [100, 250]]}
+
+
+def cell_centre(name: str) -> tuple[float, float]:
+    row, col = int(name[:-1]) - 1, "ABCDEFGHIJKLMNO".index(name[-1])
+    return (100 + 10 * col + 5, 100 + 10 * row + 5)
+
+
+def truth(*tiles: tuple[str, int, str, int]) -> dict[str, object]:
+    return {
+        **GRID,
+        "tiles": [
+            {
+                "tile": f"{min(a, b)}-{max(a, b)}",
+                "halves": [
+                    {"cell": ca, "pips": a, "center_px": list(cell_centre(ca))},
+                    {"cell": cb, "pips": b, "center_px": list(cell_centre(cb))},
+                ],
+            }
+            for ca, a, cb, b in tiles
+        ],
+    }
+
+
+def pred(*tiles: tuple[tuple[float, float], int, tuple[float, float], int]) -> list[PredTile]:
+    return [PredTile((PredHalf(p, a), PredHalf(q, b))) for p, a, q, b in tiles]
+
+
+def test_ddd_all_right() -> None:
+    t = truth(("8H", 6, "8I", 1), ("1A", 0, "2A", 3))
+    p = pred(
+        (cell_centre("8H"), 6, cell_centre("8I"), 1),
+        ((cell_centre("1A")[0] + 3, cell_centre("1A")[1]), 0, cell_centre("2A"), 3),
+    )
+    s = score_ddd(t, p)
+    assert (s.halves_correct, s.tiles_correct, s.false_pos, s.duplicates) == (4, 2, 0, 0)
+
+
+def test_ddd_wrong_pips_missing_half_outside_duplicate_and_false() -> None:
+    t = truth(("8H", 6, "8I", 1), ("1A", 0, "2A", 3))
+    p = pred(
+        (cell_centre("8H"), 5, cell_centre("8I"), 1),  # one wrong half: tile wrong
+        ((cell_centre("8I")[0] + 2, cell_centre("8I")[1]), 1, cell_centre("5E"), 2),  # dup+false
+        ((50.0, 50.0), 3, (60.0, 50.0), 3),  # outside the grid: ignored
+    )
+    s = score_ddd(t, p)
+    assert s.halves_correct == 1 and s.halves_found == 2 and s.tiles_correct == 0
+    assert s.duplicates == 1 and s.false_pos == 1 and s.false_tiles == 1 and s.outside == 2
+    assert s.confusion[6, 5] == 1 and s.confusion[1, 1] == 1
+    assert s.confusion[0, COL_MISS] == 1 and s.confusion[3, COL_MISS] == 1
+    assert s.confusion[ROW_EMPTY, 2] == 1
+
+
+def test_ddd_two_halves_from_different_tiles_do_not_make_a_tile() -> None:
+    t = truth(("8H", 6, "8I", 1))
+    p = pred(
+        (cell_centre("8H"), 6, cell_centre("9H"), 2),
+        (cell_centre("8I"), 1, cell_centre("9I"), 2),
+    )
+    s = score_ddd(t, p)
+    assert s.halves_correct == 2 and s.tiles_correct == 0
+
+
+def test_parse_prediction_is_lenient() -> None:
+    tiles = parse_prediction(
+        {
+            "tiles": [
+                {"halves": [{"center": [1, 2], "pips": 7.0}, {"center_px": [3, 4], "pips": True}]},
+                {"halves": [{"center": ["x"], "pips": 1}, "junk"]},
+                "junk",
+            ]
+        }
+    )
+    assert tiles[0].halves == (PredHalf((1.0, 2.0), 7), PredHalf((3.0, 4.0), None))
+    assert tiles[1].halves == ()
+
+
+def test_generic_matching_in_either_half_order() -> None:
+    truth_tiles = pred(((0, 0), 3, (40, 0), 9))
+    s = score_generic(truth_tiles, pred(((41, 1), 9, (1, -1), 3)))
+    assert s.tiles_correct == 1 and s.false_tiles == 0
+    s = score_generic(truth_tiles, pred(((41, 1), 9, (1, -1), 4), ((200, 200), 1, (240, 200), 1)))
+    assert s.tiles_correct == 0 and s.halves_correct == 1 and s.false_tiles == 1
+
+
+def test_generic_ignore_drops_readings_of_hidden_tiles() -> None:
+    truth_tiles = pred(((0, 0), 3, (40, 0), 9))
+    hidden = pred(((200, 200), 1, (240, 200), 1))
+    s = score_generic(
+        truth_tiles, pred(((0, 0), 3, (40, 0), 9), ((201, 200), 1, (240, 201), 2)), hidden
+    )
+    assert s.tiles_correct == 1 and s.false_tiles == 0 and s.pred_tiles == 1
+
+
+def test_synthetic_set_round_trip(tmp_path: Path) -> None:
+    path = write_synthetic_set(tmp_path / "set", 3, seed=20)
+    doc = json.loads(path.read_text())
+    assert doc["format"] == "domino-table/recognition-truth" and len(doc["images"]) == 3
+    items = load_truth_dir(tmp_path / "set")
+    assert [i.name for i in items] == ["scene_0020.png", "scene_0021.png", "scene_0022.png"]
+    seen: list[int] = []
+    report = evaluate_dir(tmp_path / "set", progress=lambda done, total, name: seen.append(done))
+    s = report.summary()
+    assert seen == [1, 2, 3]
+    assert s["tile_accuracy"] == 1.0 and s["false_tiles"] == 0
+    assert s["truth_tiles"] == sum(len(i["tiles"]) for i in doc["images"])
+
+
+def test_evaluate_synthetic_counts_every_tile() -> None:
+    report = evaluate_synthetic(2, seed=40, pip_diameter_px=5.0)
+    s = report.summary()
+    assert s["truth_tiles"] == 56 and s["tile_accuracy"] == 1.0
+    assert "tile identity" in report.format_text()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        None,
+        "not json",
+        '{"format": "other", "images": []}',
+        '{"format": "domino-table/recognition-truth", "images": [{"image": "a.png", "tiles": '
+        '[{"halves": [{"center": [1, 2], "pips": 11}, {"center": [3, 4], "pips": 1}]}]}]}',
+        '{"format": "domino-table/recognition-truth", "images": [{"image": "a.png", "tiles": '
+        '[{"halves": [{"center": [1, 2], "pips": 1}]}]}]}',
+    ],
+)
+def test_malformed_truth_is_refused(tmp_path: Path, content: str | None) -> None:
+    if content is not None:
+        (tmp_path / "recognition-truth.json").write_text(content)
+    with pytest.raises(TruthFormatError):
+        load_truth_dir(tmp_path)
+
+
+def test_eval_cli_json_on_a_generic_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_synthetic_set(tmp_path, 2, seed=30)
+    assert main(["vision", "eval", str(tmp_path), "--json"]) == 0
+    out, err = capsys.readouterr()
+    s = json.loads(out)
+    assert s["kind"] == "generic" and s["images"] == 2 and s["tile_accuracy"] == 1.0
+    assert len(s["confusion"]) == 11 and len(s["confusion"][0]) == 12
+    assert "[2/2]" in err  # progress
+
+
+def test_eval_cli_synthetic_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "eval", "--synthetic", "1", "--seed", "3", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert "tile identity" in out and "100.00%" in out and err == ""
+
+
+def test_eval_cli_needs_a_directory_or_synthetic() -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["vision", "eval"])
+    assert exc.value.code == 2
+
+
+def test_eval_cli_on_a_folder_without_truth(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["vision", "eval", str(tmp_path)]) == 2
+    assert "no recognition-truth.json" in capsys.readouterr().err
+
+
+def test_eval_on_ddd_dev_subset(tmp_path: Path) -> None:
+    # Score three real photos through the ddd path by pointing an index at them.
+    src = ddd_dev_dir()
+    index = json.loads((src / "index.json").read_text())
+    items = load_truth_dir(src)
+    assert len(items) == index["n_images"] == 100
+    picked = [i for i in items if i.name in {"1_05.jpg", "3_20.jpg", "5_13.jpg"}]
+    from vision.evaluation.report import EvalReport
+    from vision.evaluation.runner import _score, read_image
+    from vision.recognition import identify
+
+    report = EvalReport(source="subset", kind="ddd")
+    for item in picked:
+        report.images.append(_score(item, identify(read_image(item.path))))
+    s = report.summary()
+    assert s["half_pip_accuracy"] == 1.0 and s["false_tiles"] == 0

@@ -1,0 +1,91 @@
+"""Bad input: a clear VisionError or an empty reading, never a crash or an invented tile."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.errors import InvalidImageError, VisionError
+from vision.recognition import identify
+from vision.recognition.synthetic import _rounded_rect
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        np.zeros((0, 0, 3), np.uint8),
+        np.zeros((0, 640), np.uint8),
+        np.zeros((480, 640, 3), np.float32),
+        np.zeros((480, 640, 3), np.uint16),
+        np.zeros((480, 640, 2), np.uint8),
+        np.zeros((2, 480, 640, 3), np.uint8),
+        np.zeros((480,), np.uint8),
+        np.zeros((4, 4, 3), np.uint8),
+    ],
+    ids=["empty", "empty-grey", "float", "uint16", "two-channels", "4d", "1d", "tiny"],
+)
+def test_arrays_that_are_not_images_raise(image: np.ndarray) -> None:
+    with pytest.raises(InvalidImageError) as exc:
+        identify(image)
+    assert isinstance(exc.value, VisionError) and isinstance(exc.value, ValueError)
+    assert str(exc.value)
+
+
+def test_non_arrays_raise() -> None:
+    with pytest.raises(InvalidImageError):
+        identify([[0, 1], [2, 3]])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", [0, 128, 255])
+def test_blank_images_read_nothing(value: int) -> None:
+    reading = identify(np.full((720, 1280, 3), value, np.uint8))
+    assert reading.tiles == ()
+    assert reading.tile_length_px == 0.0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_noise_reads_nothing(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    noise = rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    assert identify(noise).tiles == ()
+    speckle = np.where(rng.random((720, 1280)) < 0.03, 0, 235).astype(np.uint8)
+    assert identify(speckle).tiles == ()
+
+
+def _pile_of_face_down_tiles(back: tuple[int, int, int]) -> np.ndarray:
+    rng = np.random.default_rng(1)
+    image = np.full((720, 1280, 3), (40, 90, 30), np.uint8)
+    outline = np.array(_rounded_rect(1.0, 0.5, 0.09))
+    for _ in range(30):
+        cx, cy = rng.uniform(300, 980), rng.uniform(200, 520)
+        a = rng.uniform(0, math.pi)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        pts = outline @ rot.T * 34 + (cx, cy)
+        cv2.fillPoly(image, [np.rint(pts).astype(np.int32)], back, cv2.LINE_AA)
+        cv2.polylines(image, [np.rint(pts).astype(np.int32)], True, (90, 90, 90), 1, cv2.LINE_AA)
+    return image
+
+
+@pytest.mark.parametrize("back", [(235, 235, 235), (20, 20, 20), (30, 30, 160)])
+def test_face_down_tiles_are_not_invented(back: tuple[int, int, int]) -> None:
+    assert identify(_pile_of_face_down_tiles(back)).tiles == ()
+
+
+def test_non_contiguous_view_is_accepted_and_untouched() -> None:
+    from vision.recognition.synthetic import render_scene
+
+    scene = render_scene(1, n_tiles=8)
+    view = scene.image[:, ::-1]  # mirrored, not contiguous
+    before = view.copy()
+    reading = identify(view)
+    assert len(reading.tiles) == 8
+    assert np.array_equal(before, view)
+
+
+@pytest.mark.parametrize("region", [[], [(0, 0), (1, 1)], [(0, 0), (1, float("nan")), (2, 2)]])
+def test_bad_region_raises(region: list[tuple[float, float]]) -> None:
+    with pytest.raises(InvalidImageError):
+        identify(np.zeros((64, 64, 3), np.uint8), region=region)

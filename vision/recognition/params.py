@@ -1,0 +1,195 @@
+"""Every threshold of tile recognition, in one frozen, validated parameter object.
+
+Lengths named ``*_rel`` are fractions of the tile width ``w`` (the short side of a tile),
+which the reader measures in each image; nothing depends on one board, camera or resolution.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vision.errors import RecognitionParamsError
+
+
+@dataclass(frozen=True, slots=True)
+class RecognitionParams:
+    """Thresholds of :func:`vision.recognition.identify`.
+
+    Load from JSON with :meth:`from_json` / :meth:`load`; unknown keys and out-of-range values are
+    rejected with :class:`~vision.errors.RecognitionParamsError`.
+    """
+
+    # --- white tile faces -------------------------------------------------------------------
+    #: Fixed threshold on the darkest colour channel (0-255); ``None`` picks it with Otsu.
+    white_threshold: int | None = None
+    #: Bounds clamping the automatic threshold.
+    white_threshold_min: int = 80
+    white_threshold_max: int = 200
+    #: Ink (pips, bars) is darker than this fraction of the typical face brightness.
+    #: Pixels between ink and the face threshold count as dark only away from thin gaps, so
+    #: a pip blurred into the bar beside it stays a separate pip.
+    ink_ratio: float = 0.42
+    #: Images smaller than this (either side, pixels) are refused.
+    min_image_side_px: int = 16
+
+    # --- dividing bars (one per tile) -------------------------------------------------------
+    #: Smallest bar length in pixels (tiles whose bar is shorter are too small to read).
+    bar_min_length_px: float = 5.0
+    #: Smallest length/thickness ratio of a bar.
+    bar_min_aspect: float = 2.5
+    #: A bar candidate stouter than this (length/thickness) may have pips blurred into it: it
+    #: is re-thresholded at each of ``bar_split_levels`` (fractions of the way from its darkest
+    #: pixel to the ink level); the longest slender core is the bar, the rest pips.
+    bar_split_aspect: float = 5.0
+    bar_split_levels: tuple[float, ...] = (0.85, 0.7, 0.5, 0.3)
+    #: Collinear pieces of a broken bar are joined if together they are at most this many
+    #: times the scene's typical bar length.
+    bar_join_max_rel: float = 1.25
+    #: Bar length as a fraction of the tile width measured across it.
+    bar_min_rel: float = 0.25
+    bar_max_rel: float = 0.98
+    #: Largest bar thickness as a fraction of the tile width.
+    bar_max_thickness_rel: float = 0.2
+    #: A tile face must continue at least this far (fraction of its width) beyond its bar, on
+    #: both sides along the long axis.
+    body_min_reach_rel: float = 0.7
+
+    # --- scale ------------------------------------------------------------------------------
+    #: A tile whose measured width differs from the scene's median width by more than this
+    #: fraction uses the median instead (its measurement was spoilt by a touching neighbour).
+    width_tolerance_rel: float = 0.2
+    #: Tile length / width.
+    tile_aspect: float = 2.0
+
+    # --- pips -------------------------------------------------------------------------------
+    #: Pip area bounds as fractions of ``w**2``.
+    pip_min_area_rel: float = 0.003
+    pip_max_area_rel: float = 0.07
+    #: Smallest pip area in pixels.
+    pip_min_area_px: int = 3
+    #: Smallest fill of a pip's bounding ellipse (rejects rings, letters, strokes).
+    pip_min_fill: float = 0.45
+    #: Largest bounding-box aspect of a pip.
+    pip_max_aspect: float = 2.2
+    #: Dark specks smaller than this fraction of the scene's median pip area are not pips.
+    pip_min_ref_ratio: float = 0.5
+    #: A dark blob this many times the scene's median pip area counts as several touching pips.
+    pip_merge_ratio: float = 1.7
+    #: Pips are counted inside the half square shrunk by this fraction of its half-side.
+    half_margin_rel: float = 0.02
+    max_pips: int = 9
+
+    # --- checks and confidence --------------------------------------------------------------
+    #: Sample grid (n x n per half) used for the face cleanliness check.
+    face_samples: int = 9
+    #: The sample grid covers the half square shrunk by this fraction of its half-side.
+    face_inset_rel: float = 0.22
+    #: Largest fraction of face samples that may be dark and not a pip or the bar.
+    face_max_dirt: float = 0.12
+    #: RMS error (in half-widths) of the pips against the fitted standard layout at which
+    #: the layout factor of the confidence halves.
+    layout_rms_soft: float = 0.12
+    #: A place of the 3x3 pip grid without a counted pip but darker than this fraction of the
+    #: face brightness is a pip that could not be counted (blur, glare, too small)...
+    ghost_level: float = 0.8
+    #: ... where "without a pip" means no pip within this fraction of the pip spacing ...
+    ghost_match_rel: float = 0.45
+    #: ... and each such place multiplies the half's confidence by this.
+    ghost_penalty: float = 0.4
+    #: Tiles with a confidence below this are not reported.
+    min_confidence: float = 0.25
+    #: Two tiles whose centres are closer than this fraction of ``w`` are one tile.
+    duplicate_distance_rel: float = 0.6
+    #: Two tiles overlapping by more than this fraction of a tile's area are one tile.
+    overlap_max_rel: float = 0.25
+
+    def __post_init__(self) -> None:
+        problems: list[str] = []
+        if self.white_threshold is not None and not 0 < self.white_threshold < 255:
+            problems.append("white_threshold must be in 1..254 or null")
+        if not 0 < self.white_threshold_min <= self.white_threshold_max < 255:
+            problems.append("need 0 < white_threshold_min <= white_threshold_max < 255")
+        if self.min_image_side_px < 8:
+            problems.append("min_image_side_px must be >= 8")
+        if not 0 < self.bar_min_rel < self.bar_max_rel <= 1.5:
+            problems.append("need 0 < bar_min_rel < bar_max_rel <= 1.5")
+        if not 0 < self.pip_min_area_rel < self.pip_max_area_rel < 0.5:
+            problems.append("need 0 < pip_min_area_rel < pip_max_area_rel < 0.5")
+        if not 0 < self.pip_min_fill <= 1:
+            problems.append("pip_min_fill must be in (0, 1]")
+        if not 1 <= self.max_pips <= 12:
+            problems.append("max_pips must be in 1..12")
+        if not 3 <= self.face_samples <= 31:
+            problems.append("face_samples must be in 3..31")
+        if not 0 <= self.face_inset_rel < 1 or not 0 <= self.half_margin_rel < 0.5:
+            problems.append("face_inset_rel must be in [0, 1) and half_margin_rel in [0, 0.5)")
+        if not 0 <= self.min_confidence < 1:
+            problems.append("min_confidence must be in [0, 1)")
+        if self.tile_aspect < 1:
+            problems.append("tile_aspect must be >= 1")
+        if not self.bar_split_levels or not all(0 < v <= 1 for v in self.bar_split_levels):
+            problems.append("bar_split_levels must be a non-empty list of numbers in (0, 1]")
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, float) and not value >= 0:
+                problems.append(f"{f.name} must be a non-negative number")
+        if problems:
+            raise RecognitionParamsError("invalid recognition parameters: " + "; ".join(problems))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RecognitionParams:
+        """Build from a mapping of field names; ints are accepted for float fields."""
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - set(fields))
+        if unknown:
+            raise RecognitionParamsError(f"unknown recognition parameters: {', '.join(unknown)}")
+        kwargs: dict[str, Any] = {}
+        for name, raw in data.items():
+            value = raw
+            default = getattr(cls(), name)
+            if isinstance(default, tuple):
+                if not isinstance(value, list) or not all(
+                    isinstance(v, int | float) and not isinstance(v, bool) for v in value
+                ):
+                    raise RecognitionParamsError(f"{name}: expected a list of numbers")
+                kwargs[name] = tuple(float(v) for v in value)
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float | type(None)):
+                raise RecognitionParamsError(f"{name}: expected a number, got {value!r}")
+            if value is None and name != "white_threshold":
+                raise RecognitionParamsError(f"{name}: may not be null")
+            if isinstance(default, int) and isinstance(value, float):
+                if not value.is_integer():
+                    raise RecognitionParamsError(f"{name}: expected an integer, got {value!r}")
+                value = int(value)
+            if isinstance(default, float) and isinstance(value, int):
+                value = float(value)
+            kwargs[name] = value
+        return cls(**kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> RecognitionParams:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecognitionParamsError(f"recognition parameters are not JSON: {exc}") from exc
+        if not isinstance(data, dict):
+            raise RecognitionParamsError("recognition parameters must be a JSON object")
+        return cls.from_dict(data)
+
+    @classmethod
+    def load(cls, path: str | Path) -> RecognitionParams:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecognitionParamsError(
+                f"cannot read recognition parameters {path}: {exc}"
+            ) from exc
+        return cls.from_json(text)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)

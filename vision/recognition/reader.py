@@ -1,0 +1,823 @@
+"""Tile and pip recognition: one public entry, :func:`identify`, made of private stages.
+
+How it reads a frame (no board, camera or colour knowledge; the scale comes from the image):
+
+1. *White faces*: the darkest colour channel is thresholded (Otsu, clamped), so only bright,
+   unsaturated pixels (tile faces) are white. Every dark connected region is labelled once.
+2. *Bars*: every tile has one dark dividing bar; it is a thin, elongated dark region enclosed
+   by a face. Each bar proposes a tile centred on it, its long axis across the bar. The face
+   is scanned from the bar's centre along and across it; a touching neighbour only ever makes
+   a scan longer, so the tile's width is the measurement nearest the scene's median width.
+   Pips blurred into a bar are split off it (re-thresholded darker), and pieces of a bar
+   broken by noise are joined.
+3. *Halves*: each half is the ``w x w`` square on one side of the bar. Its pips are the small
+   round dark regions inside it (a blob much larger than the scene's median pip counts as
+   touching pips, a speck much smaller is not a pip). The face must otherwise be clean:
+   samples that are dark and neither a pip nor the bar (letters, board, background) reject
+   the proposal.
+4. *Confidence*: how well the pips fit a standard layout, how clean the faces are, how similar
+   the pips are in size, how typical the bar is and whether the width was measured;
+   overlapping proposals keep the most confident.
+
+Letter boxes, logos and markers fail the cleanliness or layout checks. Printed pictures of
+dominoes with clean faces do look like tiles from above (they are flat, but that is not
+visible in a single frame): give ``region`` (the play area) to leave them out. Images are
+``uint8`` arrays, ``(H, W)`` grey or ``(H, W, 3|4)`` BGR(A).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import InvalidImageError
+from vision.recognition.layouts import MAX_LAYOUT, layout_fit
+from vision.recognition.params import RecognitionParams
+from vision.types import HalfReading, Point, SceneReading, TileReading
+
+log = logging.getLogger(__name__)
+
+U8 = npt.NDArray[np.uint8]
+I32 = npt.NDArray[np.int32]
+F64 = npt.NDArray[np.float64]
+
+_DEFAULT = RecognitionParams()
+
+
+def identify(
+    image: npt.NDArray[np.generic],
+    params: RecognitionParams | None = None,
+    *,
+    region: Sequence[Point] | None = None,
+) -> SceneReading:
+    """Read every tile in ``image``.
+
+    ``image``: ``uint8`` ``(H, W)`` grey or ``(H, W, 3)`` BGR / ``(H, W, 4)`` BGRA, taken roughly
+    from above. It is not modified. Raises :class:`~vision.errors.InvalidImageError` when the
+    array cannot be an image; a frame without readable tiles gives an empty reading.
+
+    ``region``: optional polygon (image pixels, at least 3 points), e.g. the play area from
+    calibration; tiles whose centre lies outside it are not reported (pictures of dominoes
+    printed around a board look like tiles from above).
+    """
+    polygon = _region(region)
+    p = params or _DEFAULT
+    grey = _darkest_channel(p, image)
+    h, w = grey.shape
+    threshold = _white_threshold(p, grey)
+    roi = _face_box(grey, threshold)
+    if roi is None:
+        return SceneReading(tiles=(), width=w, height=h)
+    x0, y0, x1, y1 = roi
+    crop = grey[y0:y1, x0:x1]
+    labels, blobs = _dark_regions(p, crop, threshold)
+    bars = _find_bars(p, crop, labels, blobs)
+    if not bars:
+        return SceneReading(tiles=(), width=w, height=h)
+    width = _scene_width(p, bars)
+    proposals = _propose_tiles(p, bars, width)
+    blobs = _with_pips(blobs, [row for pr in proposals for row in pr.bar.split_pips])
+    tiles = _read_tiles(p, crop, labels, blobs, proposals, width=width)
+    kept = [_shifted(t, x0, y0) for t in _suppress_overlaps(p, tiles, width)]
+    if polygon is not None:
+        kept = [t for t in kept if cv2.pointPolygonTest(polygon, t.center, False) >= 0]
+    kept.sort(key=lambda t: (t.center[1], t.center[0]))
+    log.debug(
+        "%d bar candidates, tile width %.1f px, %d proposals, %d tiles read",
+        len(bars),
+        width,
+        len(proposals),
+        len(kept),
+    )
+    length = width * p.tile_aspect if kept else 0.0
+    return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+
+
+def _region(region: Sequence[Point] | None) -> npt.NDArray[np.float32] | None:
+    if region is None:
+        return None
+    try:
+        polygon = np.asarray(region, dtype=np.float32).reshape(-1, 2)
+    except (TypeError, ValueError) as exc:
+        raise InvalidImageError(f"region must be a list of (x, y) points: {exc}") from exc
+    if len(polygon) < 3 or not np.isfinite(polygon).all():
+        raise InvalidImageError("region needs at least 3 finite (x, y) points")
+    return polygon
+
+
+# --------------------------------------------------------------------------- stage 1: faces
+
+
+def _darkest_channel(p: RecognitionParams, image: npt.NDArray[np.generic]) -> U8:
+    """``(H, W)`` uint8: per pixel the darkest of B, G, R (grey images pass through)."""
+    if not isinstance(image, np.ndarray):
+        raise InvalidImageError(f"expected a numpy image, got {type(image).__name__}")
+    if image.dtype != np.uint8:
+        raise InvalidImageError(f"expected a uint8 image, got dtype {image.dtype}")
+    if image.ndim in (2, 3) and min(image.shape[:2]) < p.min_image_side_px:
+        raise InvalidImageError(
+            f"image of shape {image.shape} is smaller than {p.min_image_side_px} px"
+        )
+    if image.ndim == 3 and image.shape[2] == 1:
+        image = image[:, :, 0]
+    if image.ndim == 2:
+        grey = image
+    elif image.ndim == 3 and image.shape[2] in (3, 4):
+        channels = cv2.split(np.ascontiguousarray(image))
+        grey = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+    else:
+        raise InvalidImageError(
+            f"expected an (H, W), (H, W, 3) or (H, W, 4) image, got {image.shape}"
+        )
+    return np.ascontiguousarray(grey).astype(np.uint8, copy=False)
+
+
+def _white_threshold(p: RecognitionParams, grey: U8) -> int:
+    if p.white_threshold is not None:
+        return p.white_threshold
+    small = grey[:: max(1, grey.shape[0] // 360), :: max(1, grey.shape[1] // 640)]
+    otsu, _ = cv2.threshold(
+        np.ascontiguousarray(small), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU
+    )
+    return int(min(max(otsu, p.white_threshold_min), p.white_threshold_max))
+
+
+def _face_box(grey: U8, threshold: int) -> tuple[int, int, int, int] | None:
+    """``(x0, y0, x1, y1)``: the part of the frame holding bright pixels, with a margin, so
+    the region labelling below skips empty table."""
+    step, margin = 4, 12
+    coarse = grey[::step, ::step] > threshold
+    rows, cols = np.flatnonzero(coarse.any(axis=1)), np.flatnonzero(coarse.any(axis=0))
+    if rows.size == 0:
+        return None
+    h, w = grey.shape
+    x0, x1 = max(0, cols[0] * step - margin), min(w, (cols[-1] + 1) * step + margin)
+    y0, y1 = max(0, rows[0] * step - margin), min(h, (rows[-1] + 1) * step + margin)
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def _shifted(t: TileReading, dx: float, dy: float) -> TileReading:
+    if dx == 0 and dy == 0:
+        return t
+    c = tuple((x + dx, y + dy) for x, y in t.corners)
+    halves = tuple(
+        HalfReading((h.center[0] + dx, h.center[1] + dy), h.pips, h.confidence) for h in t.halves
+    )
+    return TileReading((c[0], c[1], c[2], c[3]), (halves[0], halves[1]), t.confidence)
+
+
+@dataclass(frozen=True, slots=True)
+class _Blobs:
+    """Per dark region (index = label): bounding box, area, centroid, and whether it is a
+    small enclosed hole (pip, bar, letter) rather than background."""
+
+    x: I32
+    y: I32
+    w: I32
+    h: I32
+    area: I32
+    cx: F64
+    cy: F64
+    enclosed: npt.NDArray[np.bool_]
+    #: True for labels that may lie on a clean face: the face itself (0) and pip candidates.
+    clean: npt.NDArray[np.bool_]
+    #: Grey level below which a pixel is surely ink.
+    ink: float
+    #: Typical grey level of a tile face.
+    face: float
+
+
+def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, _Blobs]:
+    """Label dark regions (4-connected); label 0 is the white face."""
+    loose = grey <= threshold
+    faces = grey[::4, ::4][~loose[::4, ::4]]
+    ink = float(threshold)
+    face = 255.0
+    if faces.size:
+        face = float(np.median(faces))
+        ink = min(float(threshold), p.ink_ratio * face)
+        # Half-dark pixels stay dark inside broad dark areas (table, board) but not in the
+        # one- or two-pixel bridges between ink marks.
+        eroded = cv2.erode(loose.view(np.uint8), np.ones((3, 3), np.uint8))
+        dark = ((grey <= ink) | (eroded > 0)).astype(np.uint8)
+    else:
+        dark = loose.astype(np.uint8)
+    _, labels, stats, centroids = cv2.connectedComponentsWithStats(dark, connectivity=4)
+    x, y, w, h, area = (stats[:, i].astype(np.int32) for i in range(5))
+    hh, ww = grey.shape
+    touches = (x <= 0) | (y <= 0) | (x + w >= ww) | (y + h >= hh)
+    enclosed = ~touches & (area * 50 < hh * ww)
+    enclosed[0] = False
+    cx = centroids[:, 0].astype(np.float64)
+    cy = centroids[:, 1].astype(np.float64)
+    clean = np.zeros(area.shape, dtype=np.bool_)
+    clean[0] = True
+    blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, ink, face)
+    return labels.astype(np.int32, copy=False), blobs
+
+
+# --------------------------------------------------------------------------- stage 2: bars
+
+
+@dataclass(frozen=True, slots=True)
+class _Bar:
+    label: int
+    center: tuple[float, float]
+    across: tuple[float, float]  # unit vector along the bar = across the tile
+    length: float
+    thickness: float
+    plus: float  # face extent from the bar centre along ``across``
+    minus: float  # ... and along ``-across``
+    reach: float  # the shorter face extent from the bar centre along the long axis
+    width: float  # face width measured on this tile (too large if neighbours touch both ways)
+    #: Pips split off this bar (blob stat rows: x, y, w, h, area, cx, cy).
+    split_pips: tuple[tuple[int, int, int, int, int, float, float], ...] = ()
+
+
+def _find_bars(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs) -> list[_Bar]:
+    """Bar candidates (some split off pips that had blurred into them)."""
+    bw, bh, area = blobs.w, blobs.h, blobs.area
+    longest = np.maximum(bw, bh)
+    box_fill = area / np.maximum(bw * bh, 1)
+    elongated = (np.maximum(bw, bh) >= p.bar_min_aspect * np.minimum(bw, bh)) | (box_fill < 0.5)
+    cand = np.flatnonzero(blobs.enclosed & (longest >= p.bar_min_length_px * 0.7) & elongated)
+    bars: list[_Bar] = []
+    stout: list[tuple[int, _Bar | None]] = []
+    for lab in cand.tolist():
+        bar = _measure_bar(p, labels, blobs, lab)
+        if bar is None or bar.length < p.bar_split_aspect * bar.thickness:
+            stout.append((lab, bar))
+        else:
+            bars.append(bar)
+    # Split only regions about as long as the clean bars (all of them if none is clean).
+    typical = float(np.median([b.length for b in bars])) if bars else 0.0
+    for lab, unsplit in stout:
+        side = float(longest[lab])
+        split = None
+        plausible = 0.6 * typical <= side <= 1.4 * typical and area[lab] <= typical**2
+        if typical == 0.0 or plausible:
+            split = _split_bar(p, grey, labels, blobs, lab)
+        chosen = split or unsplit
+        if chosen is not None:
+            bars.append(chosen)
+    return _join_fragments(p, labels, blobs, bars)
+
+
+def _join_fragments(
+    p: RecognitionParams, labels: I32, blobs: _Blobs, bars: list[_Bar]
+) -> list[_Bar]:
+    """Join pieces of one bar broken by noise or glare: collinear, parallel, and together no
+    longer than a typical bar (bars of tiles side by side are collinear but far longer
+    together)."""
+    if len(bars) < 2:
+        return bars
+    typical = float(np.median([b.length for b in bars]))
+    out = list(bars)
+    joined = True
+    while joined:
+        joined = False
+        for i, a in enumerate(out):
+            for j in range(i + 1, len(out)):
+                b = out[j]
+                dot = a.across[0] * b.across[0] + a.across[1] * b.across[1]
+                if abs(dot) < math.cos(math.radians(15)):
+                    continue
+                dx, dy = b.center[0] - a.center[0], b.center[1] - a.center[1]
+                along_gap = dx * a.across[0] + dy * a.across[1]
+                off_line = abs(-dx * a.across[1] + dy * a.across[0])
+                span = abs(along_gap) + (a.length + b.length) / 2
+                if off_line > max(a.thickness, b.thickness) + 1.5:
+                    continue
+                if span > p.bar_join_max_rel * typical or span <= max(a.length, b.length):
+                    continue
+                lo = min(-a.length / 2, along_gap - b.length / 2)
+                hi = max(a.length / 2, along_gap + b.length / 2)
+                mid = (lo + hi) / 2
+                centre = (a.center[0] + mid * a.across[0], a.center[1] + mid * a.across[1])
+                owner = a if a.length >= b.length else b
+                merged = _bar_at(
+                    p,
+                    labels,
+                    blobs,
+                    owner.label,
+                    centre=centre,
+                    across=a.across,
+                    length=hi - lo,
+                    thickness=max(a.thickness, b.thickness),
+                )
+                if merged is None:
+                    continue
+                out = [c for k, c in enumerate(out) if k not in (i, j)] + [merged]
+                joined = True
+                break
+            if joined:
+                break
+    return out
+
+
+def _split_bar(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, lab: int) -> _Bar | None:
+    """A bar that pips have blurred into: re-threshold its region darker, measure the longest
+    slender core as the bar; what lies off the bar's line comes back as ``split_pips``."""
+    x0, y0, ww, hh = int(blobs.x[lab]), int(blobs.y[lab]), int(blobs.w[lab]), int(blobs.h[lab])
+    mine = labels[y0 : y0 + hh, x0 : x0 + ww] == lab
+    values = grey[y0 : y0 + hh, x0 : x0 + ww]
+    darkest = float(values[mine].min())
+    found: list[_Bar] = []
+    # Ink is not equally dark everywhere (a faint bar beside black pips): try a few levels
+    # and keep the longest slender core.
+    for fraction in p.bar_split_levels:
+        level = darkest + fraction * (blobs.ink - darkest)
+        core = (mine & (values <= level)).astype(np.uint8)
+        n, sub, stats, cents = cv2.connectedComponentsWithStats(core, connectivity=4)
+        for k in range(1, n):
+            if max(stats[k][2], stats[k][3]) < p.bar_min_length_px * 0.7:
+                continue
+            m = cv2.moments((sub == k).astype(np.uint8), binaryImage=True)
+            centre = (x0 + float(cents[k][0]), y0 + float(cents[k][1]))
+            bar = _bar_from_moments(p, labels, blobs, lab, m=m, centre=centre)
+            if bar is not None and bar.length >= p.bar_split_aspect * bar.thickness:
+                found.append(bar)
+    if not found:
+        return None
+    best = max(found, key=lambda b: b.length)
+    # Whatever of the region lies off the bar's line is pips.
+    band = np.zeros(mine.shape, dtype=np.uint8)
+    half = best.length / 2 + 1
+    (bx, by), (ax, ay) = best.center, best.across
+    ends = [(bx - x0 + s * half * ax, by - y0 + s * half * ay) for s in (-1.0, 1.0)]
+    thick = max(3, round(best.thickness) + 2)
+    p1, p2 = ((round(ex), round(ey)) for ex, ey in ends)
+    cv2.line(band, p1, p2, 1, thick)
+    rest_mask = (mine & (band == 0)).astype(np.uint8)
+    n, sub, stats, cents = cv2.connectedComponentsWithStats(rest_mask, connectivity=4)
+    rest = [
+        _stat_row(stats[k], x0, y0, (x0 + float(cents[k][0]), y0 + float(cents[k][1])))
+        for k in range(1, n)
+        if stats[k][4] >= p.pip_min_area_px
+    ]
+    return dataclasses.replace(best, split_pips=tuple(rest))
+
+
+def _stat_row(
+    st: npt.NDArray[np.int32], x0: int, y0: int, c: tuple[float, float]
+) -> tuple[int, int, int, int, int, float, float]:
+    """A blob stat row (x, y, w, h, area, cx, cy) in crop coordinates."""
+    return (int(st[0]) + x0, int(st[1]) + y0, int(st[2]), int(st[3]), int(st[4]), c[0], c[1])
+
+
+def _with_pips(blobs: _Blobs, rows: list[tuple[int, int, int, int, int, float, float]]) -> _Blobs:
+    """``blobs`` with extra enclosed regions appended (their pixels keep their old label)."""
+    if not rows:
+        return blobs
+    cols = list(zip(*rows, strict=True))
+    ints = [
+        np.concatenate([a, np.array(c, dtype=np.int32)])
+        for a, c in zip((blobs.x, blobs.y, blobs.w, blobs.h, blobs.area), cols[:5], strict=True)
+    ]
+    cx = np.concatenate([blobs.cx, np.array(cols[5], dtype=np.float64)])
+    cy = np.concatenate([blobs.cy, np.array(cols[6], dtype=np.float64)])
+    enclosed = np.concatenate([blobs.enclosed, np.ones(len(rows), dtype=np.bool_)])
+    clean = np.concatenate([blobs.clean, np.zeros(len(rows), dtype=np.bool_)])
+    x, y, w, h, area = ints
+    return _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, blobs.ink, blobs.face)
+
+
+def _measure_bar(p: RecognitionParams, labels: I32, blobs: _Blobs, lab: int) -> _Bar | None:
+    x0, y0, ww, hh = int(blobs.x[lab]), int(blobs.y[lab]), int(blobs.w[lab]), int(blobs.h[lab])
+    crop = (labels[y0 : y0 + hh, x0 : x0 + ww] == lab).astype(np.uint8)
+    m = cv2.moments(crop, binaryImage=True)
+    if m["m00"] <= 0:
+        return None
+    centre = (float(blobs.cx[lab]), float(blobs.cy[lab]))
+    return _bar_from_moments(p, labels, blobs, lab, m=m, centre=centre)
+
+
+def _bar_from_moments(
+    p: RecognitionParams,
+    labels: I32,
+    blobs: _Blobs,
+    lab: int,
+    *,
+    m: dict[str, float],
+    centre: tuple[float, float],
+) -> _Bar | None:
+    if m["m00"] <= 0:
+        return None
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    common = math.sqrt(max(((mu20 - mu02) / 2) ** 2 + mu11**2, 0.0))
+    lam1 = (mu20 + mu02) / 2 + common
+    lam2 = max((mu20 + mu02) / 2 - common, 0.0)
+    length = math.sqrt(12 * lam1)
+    thickness = max(math.sqrt(12 * lam2), 1.0)
+    if length < p.bar_min_length_px or length < p.bar_min_aspect * thickness:
+        return None
+    theta = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
+    across = (math.cos(theta), math.sin(theta))
+    return _bar_at(
+        p, labels, blobs, lab, centre=centre, across=across, length=length, thickness=thickness
+    )
+
+
+def _bar_at(
+    p: RecognitionParams,
+    labels: I32,
+    blobs: _Blobs,
+    lab: int,
+    *,
+    centre: tuple[float, float],
+    across: tuple[float, float],
+    length: float,
+    thickness: float,
+) -> _Bar | None:
+    """Measure the face around a bar of this geometry (``None`` if it cannot be a bar)."""
+    cx, cy = centre
+    scan = int(3 * length) + 4
+    cap = 0.3 * length * length
+
+    ax, ay = across
+    dirs = np.array([[ax, ay], [-ax, -ay], [-ay, ax], [ay, -ax]], dtype=np.float64)
+    ext = _face_extents(labels, blobs, (cx, cy), dirs, reach=scan, own=lab, hole_cap=cap)
+    plus, minus = float(ext[0]), float(ext[1])
+    reach = float(min(ext[2], ext[3]))
+    # A neighbour touching the side spoils the width across the bar, one touching the end
+    # spoils the length: a touching face only ever makes a measurement larger.
+    width = min(plus + minus, 2 * reach / p.tile_aspect)
+    if width <= 0 or length / width > p.bar_max_rel:
+        return None
+    return _Bar(lab, (cx, cy), across, length, thickness, plus, minus, reach, width)
+
+
+def _scene_width(p: RecognitionParams, bars: list[_Bar]) -> float:
+    """Median tile width over bars of plausible proportions (all bars if none is)."""
+    ok = [b.width for b in bars if b.length >= p.bar_min_rel * b.width]
+    return float(np.median(ok or [b.width for b in bars]))
+
+
+def _face_extents(
+    labels: I32,
+    blobs: _Blobs,
+    start: tuple[float, float],
+    directions: F64,
+    *,
+    reach: int,
+    own: int,
+    hole_cap: float,
+) -> F64:
+    """Per direction (rows of ``directions``, unit vectors), the distance from ``start`` to the
+    first pixel that is not tile face (white, the bar itself, or a small enclosed hole such
+    as a pip)."""
+    t = np.arange(reach + 1, dtype=np.float64)
+    xs = np.rint(start[0] + directions[:, :1] * t).astype(np.intp)
+    ys = np.rint(start[1] + directions[:, 1:] * t).astype(np.intp)
+    hgt, wid = labels.shape
+    inside = (xs >= 0) & (ys >= 0) & (xs < wid) & (ys < hgt)
+    lab = labels[np.clip(ys, 0, hgt - 1), np.clip(xs, 0, wid - 1)]
+    face = inside & (
+        (lab == 0) | (lab == own) | (blobs.enclosed[lab] & (blobs.area[lab] <= hole_cap))
+    )
+    blocked = ~face
+    first = np.argmax(blocked, axis=1).astype(np.float64) - 0.5
+    out: F64 = np.where(blocked.any(axis=1), first, float(reach))
+    return out
+
+
+# --------------------------------------------------------------------------- stage 3: tiles
+
+
+@dataclass(frozen=True, slots=True)
+class _Proposal:
+    bar: _Bar
+    center: tuple[float, float]
+    along: tuple[float, float]  # unit vector of the long axis
+    across: tuple[float, float]
+    width: float
+    measured: bool  # the width was measured on this tile, not taken from the scene
+
+
+def _propose_tiles(p: RecognitionParams, bars: list[_Bar], width: float) -> list[_Proposal]:
+    out: list[_Proposal] = []
+    for bar in bars:
+        # Each measurement is spoilt by something different: across the bar by a neighbour
+        # beside the tile, along it by one at its end, twice the nearer side by a bar that
+        # runs into the tile's edge. Take the one nearest the scene's width.
+        options = (
+            bar.plus + bar.minus,
+            2 * bar.reach / p.tile_aspect,
+            2 * min(bar.plus, bar.minus),
+        )
+        best = min(options, key=lambda o: abs(o - width))
+        measured = abs(best / width - 1) <= p.width_tolerance_rel
+        w = best if measured else width
+        # The bar is in the middle of the tile: move off it only to centre a face whose both
+        # edges were seen (a touching neighbour or print beside the tile spoils one side).
+        consistent = abs(bar.plus + bar.minus - w) <= p.width_tolerance_rel * w
+        shift = (bar.plus - bar.minus) / 2 if consistent else 0.0
+        if not p.bar_min_rel <= bar.length / w <= p.bar_max_rel:
+            continue
+        if bar.thickness > p.bar_max_thickness_rel * w:
+            continue
+        if bar.reach < p.body_min_reach_rel * w:
+            continue
+        ax, ay = bar.across
+        center = (bar.center[0] + shift * ax, bar.center[1] + shift * ay)
+        along = (-ay, ax)
+        # Long axis points right (or down when nearer vertical): the first half is left/top.
+        if (abs(along[0]) >= abs(along[1]) and along[0] < 0) or (
+            abs(along[0]) < abs(along[1]) and along[1] < 0
+        ):
+            along = (-along[0], -along[1])
+        across = (-along[1], along[0])
+        out.append(_Proposal(bar, center, along, across, w, measured))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Half:
+    center: Point
+    pips: int
+    rms: float
+    dirt: float
+    pip_areas: tuple[float, ...]
+    spacing: float  # fitted pip spacing (half-square units), 0 for fewer than 2 pips
+    points: F64  # pip positions (half-square units), (n, 2)
+    ghosts: int = 0  # pip-like dark spots on the layout grid that were not counted
+
+
+def _read_tiles(
+    p: RecognitionParams,
+    grey: U8,
+    labels: I32,
+    blobs: _Blobs,
+    proposals: list[_Proposal],
+    *,
+    width: float,
+) -> list[TileReading]:
+    pip_ids = _pip_candidates(p, blobs, width)
+    bar_labels = np.array([pr.bar.label for pr in proposals], dtype=np.int32)
+    pip_ids = pip_ids[~np.isin(pip_ids, bar_labels)]
+    blobs.clean[pip_ids] = True
+    ref_area = _reference_pip_area(p, blobs, pip_ids, proposals)
+    ratios = np.array([pr.bar.length / pr.width for pr in proposals]) if proposals else np.zeros(0)
+    typical_ratio = float(np.median(ratios)) if ratios.size else 0.0
+    dirt = _face_dirt(p, labels, blobs, proposals)
+    read: list[tuple[_Proposal, float, list[_Half]]] = []
+    for k, (pr, ratio) in enumerate(zip(proposals, ratios.tolist(), strict=True)):
+        halves: list[_Half] = []
+        for j, sign in enumerate((-1.0, 1.0)):
+            half = _read_half(
+                p, blobs, pip_ids, ref_area=ref_area, pr=pr, sign=sign, dirt=float(dirt[k, j])
+            )
+            if half is None:
+                break
+            halves.append(half)
+        if len(halves) == 2:
+            read.append((pr, ratio, halves))
+    spacings = sorted(h.spacing for _, _, hs in read for h in hs if h.spacing > 0)
+    spacing = spacings[len(spacings) // 2] if spacings else 0.0
+    flat = [(pr, h) for pr, _, hs in read for h in hs]
+    ghosts = iter(_count_ghosts(p, grey, blobs, flat, spacing=spacing))
+    tiles: list[TileReading] = []
+    for pr, ratio, found in read:
+        halves = [dataclasses.replace(h, ghosts=next(ghosts)) for h in found]
+        tile = _score_tile(
+            p, pr, halves, ratio=ratio, typical_ratio=typical_ratio, ref_area=ref_area
+        )
+        if tile is not None:
+            tiles.append(tile)
+    return tiles
+
+
+def _pip_candidates(p: RecognitionParams, blobs: _Blobs, width: float) -> I32:
+    """Labels of enclosed, roundish dark regions of pip size (possibly several touching)."""
+    bw, bh, area = blobs.w, blobs.h, blobs.area
+    fill = area / np.maximum(bw * bh * (math.pi / 4), 1.0)
+    aspect = np.maximum(bw, bh) / np.maximum(np.minimum(bw, bh), 1)
+    lo = max(p.pip_min_area_px, p.pip_min_area_rel * width * width)
+    hi = p.pip_max_area_rel * width * width * 2.5  # room for touching pips, checked later
+    ok = blobs.enclosed & (area >= lo) & (area <= hi)
+    ok &= (fill >= p.pip_min_fill) | (aspect > 1.4)  # two touching pips fill their box less
+    ok &= aspect <= 2 * p.pip_max_aspect
+    return np.flatnonzero(ok).astype(np.int32)
+
+
+def _reference_pip_area(
+    p: RecognitionParams, blobs: _Blobs, pip_ids: I32, proposals: list[_Proposal]
+) -> float:
+    """Median area of single pips near the proposed tiles (the scene's pip size)."""
+    if pip_ids.size == 0 or not proposals:
+        return 0.0
+    aspect = np.maximum(blobs.w[pip_ids], blobs.h[pip_ids]) / np.maximum(
+        np.minimum(blobs.w[pip_ids], blobs.h[pip_ids]), 1
+    )
+    single = pip_ids[aspect <= 1.4]
+    if single.size == 0:
+        single = pip_ids
+    centers = np.array([pr.center for pr in proposals])
+    px, py = blobs.cx[single], blobs.cy[single]
+    d2 = (px[:, None] - centers[None, :, 0]) ** 2 + (py[:, None] - centers[None, :, 1]) ** 2
+    radius = np.array([pr.width for pr in proposals]) * 1.2
+    near = (d2 <= radius[None, :] ** 2).any(axis=1)
+    areas = blobs.area[single][near]
+    return float(np.median(areas)) if areas.size else 0.0
+
+
+def _read_half(
+    p: RecognitionParams,
+    blobs: _Blobs,
+    pip_ids: I32,
+    *,
+    ref_area: float,
+    pr: _Proposal,
+    sign: float,
+    dirt: float,
+) -> _Half | None:
+    if dirt > p.face_max_dirt:
+        return None
+    half_len = pr.width * p.tile_aspect / 4  # half of the half's extent along the tile
+    half_wid = pr.width / 2
+    hc = (
+        pr.center[0] + sign * half_len * pr.along[0],
+        pr.center[1] + sign * half_len * pr.along[1],
+    )
+    # Pips: candidates whose centre lies in this half's square.
+    dx = blobs.cx[pip_ids] - hc[0]
+    dy = blobs.cy[pip_ids] - hc[1]
+    a = (dx * pr.along[0] + dy * pr.along[1]) / half_len
+    b = (dx * pr.across[0] + dy * pr.across[1]) / half_wid
+    lim = 1 - p.half_margin_rel
+    inside = (np.abs(a) <= lim) & (np.abs(b) <= lim)
+    ids = pip_ids[inside]
+    w2 = pr.width * pr.width
+    areas = blobs.area[ids].astype(np.float64)
+    keep = areas <= p.pip_max_area_rel * w2 * (1.0 if ref_area <= 0 else 2.5)
+    keep &= areas >= p.pip_min_ref_ratio * ref_area
+    ids, areas = ids[keep], areas[keep]
+    pts_a, pts_b = a[inside][keep], b[inside][keep]
+    counts = np.ones(ids.size, dtype=np.int64)
+    if ref_area > 0:
+        counts = np.maximum(1, np.rint(areas / ref_area)).astype(np.int64)
+        counts[areas < p.pip_merge_ratio * ref_area] = 1
+    n = int(counts.sum())
+    if n > min(p.max_pips, MAX_LAYOUT):
+        return None
+    # Touching pips: their positions are not individual pips, so the layout is not checked.
+    single = bool(np.all(counts == 1))
+    points = np.column_stack([pts_a, pts_b])
+    rms, spacing = layout_fit(points) if single else (p.layout_rms_soft, 0.0)
+    return _Half(hc, n, rms, dirt, tuple(areas.tolist()), spacing, points)
+
+
+def _count_ghosts(
+    p: RecognitionParams,
+    grey: U8,
+    blobs: _Blobs,
+    halves: list[tuple[_Proposal, _Half]],
+    *,
+    spacing: float,
+) -> list[int]:
+    """Per half, the places of the 3x3 pip grid (every standard layout is part of it) that
+    hold no counted pip but are clearly darker than the face: pips too faint or blurred to
+    count. Such a reading is unsure rather than silently short of a pip."""
+    if spacing <= 0 or not halves:
+        return [0] * len(halves)
+    n = len(halves)
+    grid = _GRID * spacing  # (9, 2)
+    pts = np.full((n, MAX_LAYOUT, 2), np.nan)
+    for k, (_, h) in enumerate(halves):
+        pts[k, : len(h.points)] = h.points[:MAX_LAYOUT]
+    diff = grid[None, :, None, :] - pts[:, None, :, :]  # (n, 9, MAX, 2)
+    dist = np.sqrt((diff**2).sum(axis=-1))
+    occupied = (np.nan_to_num(dist, nan=np.inf) <= p.ghost_match_rel * spacing).any(axis=2)
+    centre = np.array([h.center for _, h in halves])  # (n, 2)
+    along = np.array([pr.along for pr, _ in halves])
+    across = np.array([pr.across for pr, _ in halves])
+    width = np.array([pr.width for pr, _ in halves])[:, None]
+    half_len, half_wid = width * p.tile_aspect / 4, width / 2
+    xs = centre[:, :1] + grid[None, :, 0] * half_len * along[:, :1]
+    xs += grid[None, :, 1] * half_wid * across[:, :1]
+    ys = centre[:, 1:] + grid[None, :, 0] * half_len * along[:, 1:]
+    ys += grid[None, :, 1] * half_wid * across[:, 1:]
+    hgt, wid = grey.shape
+    xi = np.clip(np.rint(xs).astype(np.intp), 1, wid - 2)
+    yi = np.clip(np.rint(ys).astype(np.intp), 1, hgt - 2)
+    darkest = grey[yi, xi]
+    for dy, dx in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        darkest = np.minimum(darkest, grey[yi + dy, xi + dx])
+    ghost = ~occupied & (darkest.astype(np.float64) < p.ghost_level * blobs.face)
+    return [int(g) for g in ghost.sum(axis=1)]
+
+
+_GRID = np.array([(x, y) for x in (-1.0, 0.0, 1.0) for y in (-1.0, 0.0, 1.0)])
+
+
+def _face_dirt(p: RecognitionParams, labels: I32, blobs: _Blobs, proposals: list[_Proposal]) -> F64:
+    """``(P, 2)``: per proposal and half (first the one at ``-along``), the fraction of a
+    sample grid over the half that is dark but neither a pip candidate nor the tile's bar
+    (1 when the half leaves the image)."""
+    if not proposals:
+        return np.zeros((0, 2))
+    ga, gb = _sample_grid(p.face_samples, p.face_inset_rel)
+    ga, gb = ga.ravel()[None, :], gb.ravel()[None, :]
+    centre = np.array([pr.center for pr in proposals])
+    along = np.array([pr.along for pr in proposals])
+    across = np.array([pr.across for pr in proposals])
+    width = np.array([pr.width for pr in proposals])[:, None]
+    bars = np.array([pr.bar.label for pr in proposals])[:, None]
+    half_len, half_wid = width * p.tile_aspect / 4, width / 2
+    hgt, wid = labels.shape
+    out = np.ones((len(proposals), 2))
+    for k, sign in enumerate((-1.0, 1.0)):
+        hx = centre[:, :1] + sign * half_len * along[:, :1]
+        hy = centre[:, 1:] + sign * half_len * along[:, 1:]
+        xi = np.rint(hx + ga * half_len * along[:, :1] + gb * half_wid * across[:, :1])
+        yi = np.rint(hy + ga * half_len * along[:, 1:] + gb * half_wid * across[:, 1:])
+        xi, yi = xi.astype(np.intp), yi.astype(np.intp)
+        inside = ((xi >= 0) & (yi >= 0) & (xi < wid) & (yi < hgt)).all(axis=1)
+        lab = labels[np.clip(yi, 0, hgt - 1), np.clip(xi, 0, wid - 1)]
+        ok = blobs.clean[lab] | (lab == bars)
+        out[:, k] = np.where(inside, 1.0 - ok.mean(axis=1), 1.0)
+    return out
+
+
+@cache
+def _sample_grid(n: int, inset: float) -> tuple[F64, F64]:
+    g = np.linspace(-1 + inset, 1 - inset, n)
+    ga, gb = np.meshgrid(g, g)
+    return ga, gb
+
+
+def _score_tile(
+    p: RecognitionParams,
+    pr: _Proposal,
+    halves: list[_Half],
+    *,
+    ratio: float,
+    typical_ratio: float,
+    ref_area: float,
+) -> TileReading | None:
+    half_conf: list[float] = []
+    for h in halves:
+        layout = 1.0 / (1.0 + (h.rms / p.layout_rms_soft) ** 2)
+        clean = 1.0 - 0.5 * h.dirt / p.face_max_dirt if p.face_max_dirt > 0 else 1.0
+        size = 1.0
+        if h.pip_areas and ref_area > 0:
+            spread = max(abs(math.log(a / ref_area)) for a in h.pip_areas if a > 0)
+            size = 1.0 / (1.0 + (spread / 1.2) ** 2)
+        ghost = p.ghost_penalty**h.ghosts
+        half_conf.append(layout * clean * size * ghost)
+    bar = 1.0 / (1.0 + ((ratio - typical_ratio) / 0.2) ** 2) if typical_ratio > 0 else 1.0
+    conf = min(half_conf) * (0.5 + 0.5 * bar) * (1.0 if pr.measured else 0.85)
+    if conf < p.min_confidence:
+        return None
+    hl = pr.width * p.tile_aspect / 2
+    hw = pr.width / 2
+    (cx, cy), (ux, uy), (vx, vy) = pr.center, pr.along, pr.across
+    corners = tuple(
+        (cx + su * hl * ux + sv * hw * vx, cy + su * hl * uy + sv * hw * vy)
+        for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    )
+    readings = tuple(
+        HalfReading(center=h.center, pips=h.pips, confidence=round(c, 4))
+        for h, c in zip(halves, half_conf, strict=True)
+    )
+    return TileReading(
+        corners=(corners[0], corners[1], corners[2], corners[3]),
+        halves=(readings[0], readings[1]),
+        confidence=conf,
+    )
+
+
+def _suppress_overlaps(
+    p: RecognitionParams, tiles: list[TileReading], width: float
+) -> list[TileReading]:
+    """Keep the most confident of tiles that overlap (real tiles never overlap much)."""
+    order = sorted(tiles, key=lambda t: -t.confidence)
+    kept: list[TileReading] = []
+    polys: list[npt.NDArray[np.float32]] = []
+    for t in order:
+        poly = np.array(t.corners, dtype=np.float32)
+        cx, cy = t.center
+        clash = False
+        for k, kp in zip(kept, polys, strict=True):
+            kx, ky = k.center
+            dist = math.hypot(cx - kx, cy - ky)
+            if dist < p.duplicate_distance_rel * width:
+                clash = True
+                break
+            if dist < 2.2 * width:
+                inter, _ = cv2.intersectConvexConvex(poly, kp)
+                if inter > p.overlap_max_rel * p.tile_aspect * width * width:
+                    clash = True
+                    break
+        if not clash:
+            kept.append(t)
+            polys.append(poly)
+    return kept
