@@ -178,3 +178,81 @@ def _hand(ms: MatchState, hs: HandState) -> dict[str, Any]:
         "outcome": None if eng.outcome is None else eng.outcome.value,
         "reveal": reveal,
     }
+
+
+# --- the MQTT state body of controller.live (schema domino-table/state/1) ----------------------
+
+_LIVE_ALERTS = {
+    "illegal_tile": "illegal_tile",
+    "misread": "misread",
+    "device": "device",
+    "unsure": "camera",
+    "renuncio": "renuncio",
+}
+_LIVE_PHASES = {"lead": "waiting", "play": "playing", "reveal": "reveal"}
+
+
+def live_state_body(snap: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot in the shape of ``controller.live.models.StateBody`` (``match``, ``hand``,
+    ``alerts``, ``device``). Fields the live schema has no place for yet (``waiting``,
+    ``leader_known``, ``reveal``, alert ``blocking``, renuncios and bonuses) are left out."""
+    match = snap.get("match")
+    hand = snap.get("hand")
+    out: dict[str, Any] = {"match": None, "hand": None, "alerts": [], "device": None}
+    if match is not None:
+        out["match"] = {
+            "rules": match["rules"],
+            "options": {
+                k: v for k, v in match["options"].items() if isinstance(v, bool | int | float | str)
+            },
+            "target": match["target"],
+            "sides": [
+                {"name": " & ".join(s["names"]), "seats": s["seats"], "score": s["score"]}
+                for s in match["sides"]
+            ],
+            "seats": [
+                {"name": name, "side": next(s["side"] for s in match["sides"] if i in s["seats"])}
+                for i, name in enumerate(match["seats"])
+            ],
+            "hand_no": match["hand_no"],
+            "winner": match["winner"],
+            "score_history": [h["points"] for h in match["score_history"]],
+        }
+    if hand is not None:
+        ends = hand["ends"]
+        last = hand["last_move"]
+        last_view = None
+        if last is not None:
+            kind = "play" if "play" in last else "pass" if "pass" in last else "draw"
+            tile = last.get("play") or last.get("draw")
+            last_view = {
+                "seat": last["seat"],
+                "kind": kind,
+                "move": last["move"],
+                "tile": None if tile in (None, "?") else tile,
+                "end": last.get("end", "first" if kind == "play" else None),
+            }
+        out["hand"] = {
+            "phase": _LIVE_PHASES[hand["phase"]],
+            "leader": hand["leader"],
+            "turn": hand["turn"],
+            "line": [dict(t) for t in hand["line"]],
+            "ends": [ends["left"], ends["right"]] if "left" in ends and "right" in ends else None,
+            "counts": hand["counts"],
+            "boneyard": hand["boneyard"],
+            "passes": hand["passes"],
+            "last_move": last_view,
+            "lacks": hand["lacks"],
+        }
+    out["alerts"] = [
+        {
+            "kind": _LIVE_ALERTS.get(a["kind"], "other"),
+            "seat": a["seat"],
+            "message": a["message"][:500],
+        }
+        for a in snap.get("alerts", [])
+    ][:100]
+    device = snap.get("device")
+    if device is not None:
+        out["device"] = {"link": device["link"], "detail": device["detail"][:200]}
+    return out
