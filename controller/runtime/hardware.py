@@ -236,7 +236,9 @@ def run_table(config: RunConfig, *, check_only: bool = False) -> int:
         watcher.tracker.correct(c.read_as, c.actual)
 
     with Journal(config.journal, table=config.table) as journal:
-        bridge = Bridge(factory, seats=len(config.seats or ()) or 4)
+        from controller.rules.options import build_rules
+
+        bridge = Bridge(factory, seats=build_rules(config.preset, config.options).seats)
         runtime = TableRuntime(
             table=config.table,
             journal=journal,
