@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from controller.table.inputs import (
     Button,
+    InputError,
     Laid,
     Link,
     Revealed,
@@ -75,3 +77,46 @@ def device_input(event: BridgeEvent, t: float) -> TableInput:
         False,
         f"protocol mismatch: device v{event.device_version}, host v{event.host_version}",
     )
+
+
+def command_input(name: str, args: Mapping[str, object], t: float) -> TableInput:
+    """An authorised command from the live ``cmd`` topic (``new_match``, ``correct``, ``undo``,
+    and ``confirm_reveal``, ``set_leader``) as a table input; :class:`InputError` when its
+    arguments are wrong (the caller answers with a refusal event).
+
+    ``new_match``: ``preset`` (or ``rules``), ``seats`` (names), ``leader``, and any rules option
+    by name (``target``, ...). ``correct``: ``actual``, optional ``read_as``. ``confirm_reveal``:
+    optional ``left``, one string per seat (``"3-4 0-0"``). ``set_leader``: ``seat``.
+    """
+    from controller.rules.options import OPTION_NAMES
+    from controller.table.inputs import input_from_json
+
+    body: dict[str, Any] = {"t": t}
+    if name == "new_match":
+        known = {"preset", "rules", "seats", "leader", *OPTION_NAMES}
+        unknown = sorted(set(args) - known)
+        if unknown:
+            raise InputError(f"new_match: unknown argument(s) {', '.join(unknown)}")
+        body.update(
+            input="new_match",
+            preset=args.get("preset", args.get("rules", "latin")),
+            options={k: v for k, v in args.items() if k in OPTION_NAMES},
+            seats=args.get("seats"),
+            leader=args.get("leader"),
+        )
+    elif name == "correct":
+        body.update(input="correct_tile", actual=args.get("actual"), read_as=args.get("read_as"))
+    elif name == "undo":
+        body.update(input="undo_last")
+    elif name == "confirm_reveal":
+        left = args.get("left")
+        if left is not None:
+            if not isinstance(left, list) or not all(isinstance(x, str) for x in left):
+                raise InputError("confirm_reveal: 'left' must be one string of tiles per seat")
+            left = [x.split() for x in left]
+        body.update(input="confirm_reveal", left=left)
+    elif name == "set_leader":
+        body.update(input="set_leader", seat=args.get("seat"))
+    else:
+        raise InputError(f"unknown command {name!r}")
+    return input_from_json(body)

@@ -106,3 +106,28 @@ def test_bench_rows_have_the_shared_shape() -> None:
     (row,) = _session_steps(quick=True)
     assert set(row) == {"name", "value", "unit", "target", "note"}
     assert isinstance(row["value"], float) and row["value"] > 0
+
+
+def test_live_commands_become_table_inputs() -> None:
+    import pytest
+
+    from controller.runtime.adapters import command_input
+    from controller.table import ConfirmReveal, SetLeader, UndoLast
+    from controller.table.inputs import InputError
+
+    made = command_input("new_match", {"preset": "latin", "target": 100, "leader": 1}, 2.0)
+    assert made == NewMatch(2.0, "latin", {"target": 100}, None, 1)
+    assert command_input("correct", {"actual": "6-3"}, 1.0) == CorrectTile(1.0, "6-3")
+    assert command_input("undo", {}, 1.0) == UndoLast(1.0)
+    assert command_input("set_leader", {"seat": 2}, 1.0) == SetLeader(1.0, 2)
+    assert command_input("confirm_reveal", {"left": ["0-0 2-2", "", "1-1", "3-4"]}, 1.0) == (
+        ConfirmReveal(1.0, (("0-0", "2-2"), (), ("1-1",), ("3-4",)))
+    )
+    for name, args in [
+        ("new_match", {"colour": "red"}),
+        ("correct", {}),
+        ("set_leader", {"seat": "two"}),
+        ("launch", {}),
+    ]:
+        with pytest.raises(InputError):
+            command_input(name, args, 1.0)
