@@ -225,6 +225,9 @@ def _dispatch(state: TableState, inp: TableInput, out: _Out) -> TableState:
         new_ms = _confirm(ms, ms.hand, inp, out)
     else:
         new_ms = _set_leader(ms, ms.hand, inp, out)
+    if new_ms.hand is not None and new_ms.hand.engine.over:
+        # the hand may have ended with every tile already shown, or on the target
+        new_ms = _score(new_ms, new_ms.hand, out, force=False, by=None)
     return replace(state, match=new_ms)
 
 
@@ -328,7 +331,9 @@ def _lay(ms: MatchState, hs: HandState, laid: Laid, out: _Out) -> HandState:
         return replace(hs, strays=(*hs.strays, Stray(laid.pips, laid.end, kind, reason, seat)))
 
     if hs.blocked:
-        return stray(st.OUT_OF_TURN, "laid while the table waits for another tile to be put right")
+        return stray(
+            st.WHILE_WAITING, "laid while the table waits for another tile to be put right"
+        )
     if eng.over:
         return stray(st.OUT_OF_TURN, "the hand is over: reveal the tiles left instead")
     if eng.line.empty and laid.end != "first":
@@ -388,20 +393,14 @@ def _announce_move(hs: HandState, move: Move, number: int, out: _Out) -> None:
 def _tile_taken(ms: MatchState, hs: HandState, tile: Tile, out: _Out) -> MatchState:
     for i, s in enumerate(hs.strays):
         if s.tile == tile:
-            rest = hs.strays[:i] + hs.strays[i + 1 :]
-            hs = replace(hs, strays=rest)
+            hs = replace(hs, strays=hs.strays[:i] + hs.strays[i + 1 :])
             out.event("tile_taken_back", tile=str(tile))
-            if len(rest) == 1 and rest[0].kind == st.TWO_AT_ONCE and not hs.missing:
-                # one of two tiles laid at once is back in a hand: the other is the move
-                left = rest[0]
-                hs = replace(hs, strays=())
-                hs = _lay(ms, hs, Laid(left.pips, left.end), out)
-            return replace(ms, hand=hs)
+            return replace(ms, hand=_retry(ms, hs, out))
     if tile in hs.take_back:
         rest_t = list(hs.take_back)
         rest_t.remove(tile)
         out.event("tile_taken_back", tile=str(tile))
-        return replace(ms, hand=replace(hs, take_back=tuple(rest_t)))
+        return replace(ms, hand=_retry(ms, replace(hs, take_back=tuple(rest_t)), out))
     if tile in ms.clearing:
         return _unclear(ms, tile)
     if hs.engine.over and tile in hs.engine.on_table and tile not in hs.gone:
@@ -412,6 +411,18 @@ def _tile_taken(ms: MatchState, hs: HandState, tile: Tile, out: _Out) -> MatchSt
         return replace(ms, hand=replace(hs, missing=(*hs.missing, tile)))
     out.notice(st.UNSURE, f"the camera saw {tile} leave the line, but it was not in play")
     return ms
+
+
+_RETRYABLE = (st.TWO_AT_ONCE, st.WHILE_WAITING)
+
+
+def _retry(ms: MatchState, hs: HandState, out: _Out) -> HandState:
+    """Once the only tile left set aside is one that was merely laid at a bad moment (one of
+    two laid at once, or laid while another problem waited), it is the turn's move after all."""
+    if len(hs.strays) != 1 or hs.missing or hs.take_back or hs.strays[0].kind not in _RETRYABLE:
+        return hs
+    left = hs.strays[0]
+    return _lay(ms, replace(hs, strays=()), Laid(left.pips, left.end), out)
 
 
 # --- buttons --------------------------------------------------------------------------------
@@ -736,6 +747,12 @@ def _confirm(ms: MatchState, hs: HandState, inp: ConfirmReveal, out: _Out) -> Ma
 
 def _score(ms: MatchState, hs: HandState, out: _Out, *, force: bool, by: str | None) -> MatchState:
     eng = hs.engine
+    if not eng.over:
+        return replace(ms, hand=hs)
+    if hs.blocked:
+        if force:
+            out.notice(st.REJECTED, f"put the table right first: {hs.waiting_for()}")
+        return replace(ms, hand=hs)
     status = reveal_status(ms, hs)
     target_hit = eng.outcome is HandEnd.TARGET
     if not (status.status == "passed" or force or target_hit):

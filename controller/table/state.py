@@ -20,6 +20,9 @@ from firmware_bridge.types import LedState
 ILLEGAL_TILE = "illegal_tile"
 TWO_AT_ONCE = "two_at_once"
 OUT_OF_TURN = "out_of_turn"
+#: a tile laid while another problem waited: maybe the right tile laid before the wrong one
+#: was lifted, so it becomes the move once it is the only one left
+WHILE_WAITING = "laid_while_waiting"
 MISREAD = "misread"
 REMOVED = "removed_from_line"
 TAKE_BACK = "take_back"

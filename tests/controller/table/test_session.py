@@ -363,3 +363,34 @@ def test_a_seat_device_dropping_out_mid_hand_is_an_alert_until_it_is_back() -> N
     assert alert["alert"] == "device" and "heartbeat timeout" in alert["message"]
     table.feed(Link(table.tick(), True, "firmware 1.0"))
     assert [a["alert"] for a in table.events("alert_cleared")] == ["device"]
+
+
+def test_the_right_tile_laid_before_the_wrong_one_is_lifted_becomes_the_move() -> None:
+    table = Table(leader=1)
+    table.lay("6-6")
+    table.lay("2-3", "left")  # illegal
+    table.lay("6-3", "right")  # the tile seat 2 meant, laid before lifting the wrong one
+    assert table.moves() == 1
+    assert table.blocking() == ["illegal_tile", "laid_while_waiting"]
+    table.take("2-3")
+    assert table.moves() == 2 and table.blocking() == []
+    assert table.hand.moves[-1].seat == 2
+
+
+def test_tiles_shown_before_the_last_pass_score_the_hand_when_it_ends() -> None:
+    table = Table(leader=1)
+    hand = truth()["record"]["hands"][0]
+    *moves, last = hand["moves"]
+    for move in moves:
+        if "play" in move:
+            table.lay(move["play"], move.get("end"))
+        else:
+            table.press(move["seat"])
+    left = [list(x) for x in hand["left"]]
+    left[3] = [*left[3], "1-1"]  # seat 3 still holds 1-1 until it plays it
+    for seat, tiles in enumerate(left):
+        table.reveal(seat, tiles)
+    assert table.events("hand_end") == []
+    table.reveal(3, hand["left"][3])  # 1-1 goes to the line
+    table.lay(last["play"], last["end"])
+    assert table.events("hand_end")[0]["points"] == [36, 0]
