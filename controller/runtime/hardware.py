@@ -204,8 +204,9 @@ def run_table(config: RunConfig, *, check_only: bool = False) -> int:
     from controller.runtime.adapters import device_input, scene_inputs
     from controller.runtime.core import SystemClock, TableRuntime
     from controller.runtime.live_hooks import start_live
-    from controller.table import CorrectVision, NewMatch
+    from controller.table import CorrectVision, NewMatch, VisionUnsure
     from firmware_bridge.bridge import Bridge
+    from vision.errors import VisionError
     from vision.tracking import SceneTracker, SceneWatcher, SkinOcclusion, table_region
 
     factory = serial_factory(config)
@@ -265,18 +266,38 @@ def run_table(config: RunConfig, *, check_only: bool = False) -> int:
             runtime.feed(
                 NewMatch(clock.now() - start, config.preset, config.options, config.seats), "api"
             )
-        threading.Thread(target=pump, name="seat-events", daemon=True).start()
+        pumper = threading.Thread(target=pump, name="seat-events", daemon=True)
+        pumper.start()
         try:
-            with source:
-                for frame in source:
-                    for inp in scene_inputs(watcher.feed(frame)):
-                        runtime.feed(replace(inp, t=clock.now() - start), "vision")
+            while True:
+                try:
+                    with source:
+                        for frame in source:
+                            for inp in scene_inputs(watcher.feed(frame)):
+                                runtime.feed(replace(inp, t=clock.now() - start), "vision")
+                    break  # a video file ended
+                except VisionError as exc:
+                    # the camera dropped out: say so, keep the match, try again
+                    reason = f"camera lost ({exc}): no tile is read until it is back"
+                    runtime.feed(VisionUnsure(clock.now() - start, reason), "camera")
+                    source = _reopen_camera(config, clock)
         finally:
             stop.set()
+            pumper.join(timeout=5)  # no input after the journal closes
             bridge.stop()
             runtime.stop()
             live.stop()
     return 0
+
+
+def _reopen_camera(config: RunConfig, clock: Any, every_s: float = 2.0) -> Any:
+    """Try to open the camera again until it answers (Ctrl-C or SIGTERM ends the wait)."""
+    while True:
+        try:
+            return open_camera(config)
+        except TableRuntimeError as exc:
+            log.warning("%s; retrying in %.0f s", exc, every_s)
+            clock.sleep(every_s)
 
 
 def record_fixture(

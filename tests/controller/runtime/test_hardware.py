@@ -89,3 +89,31 @@ def test_a_missing_config_file_is_a_usage_error(
 ) -> None:
     assert main(["run", "--config", str(tmp_path / "none.toml")]) == 2
     assert "cannot read the config" in capsys.readouterr().err
+
+
+def test_run_plays_a_video_camera_with_the_seat_device_on_a_pty(tmp_path: Path) -> None:
+    """`run` end to end with stand-ins: the fixture's video as the camera, the simulated seat
+    device on a pty. Nobody presses the two passes, so the seats are settled by the reveal; the
+    score is the fixture's."""
+    from controller.journal import Journal
+    from controller.runtime.hardware import run_table
+    from controller.table import result_json
+    from firmware_bridge.sim import PtyDevice
+    from tests.controller.table.helpers import FIXTURE
+
+    with PtyDevice() as device:
+        text = f"""
+table = "t1"
+[camera]
+source = "{FIXTURE / "video.mp4"}"
+table_file = "{FIXTURE / "table.json"}"
+[serial]
+port = "{device.path}"
+[journal]
+path = "{tmp_path / "j.sqlite"}"
+"""
+        config = load_config(_write(tmp_path, text), env={})
+        assert run_table(config) == 0
+    with Journal(tmp_path / "j.sqlite", table="t1") as journal:
+        state = journal.restore()
+    assert result_json(state)["totals"] == [36, 0]
