@@ -359,6 +359,7 @@ def _applied(ms: MatchState, hs: HandState, new_eng: Hand, recorded: Move, out: 
     _announce_move(hs, recorded, len(moves), out)
     for r in new_eng.renuncios[len(old.renuncios) :]:
         out.event("renuncio", **r.to_json(), message=str(r))
+        out.notice(st.RENUNCIO, str(r), r.seat)
     for b in new_eng.bonuses[len(old.bonuses) :]:
         out.event(b.kind, **b.to_json())
     for e in new_eng.end_scores[len(old.end_scores) :]:

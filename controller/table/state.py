@@ -33,6 +33,7 @@ WRONG_SEAT = "wrong_seat"
 UNSURE = "unsure"
 REJECTED = "command_rejected"
 DEVICE = "device"
+RENUNCIO = "renuncio"
 
 
 @dataclass(frozen=True, slots=True)

@@ -165,6 +165,8 @@ def test_renuncio_is_flagged_when_the_false_pass_shows() -> None:
     (renuncio,) = table.events("renuncio")
     assert renuncio["seat"] == 3 and renuncio["number"] == 6
     assert renuncio["pass_move"] == 3 and renuncio["play_move"] == 7
+    (alert,) = table.events("alert")  # shown to the table too, not blocking
+    assert alert["alert"] == "renuncio" and alert["seat"] == 3 and not alert["blocking"]
 
 
 def test_pase_corrido_is_flagged_and_scored() -> None:
