@@ -482,7 +482,7 @@ def _button(ms: MatchState, hs: HandState, inp: Button, out: _Out) -> MatchState
         if leader % n not in hs.leaders:
             out.notice(st.WRONG_SEAT, f"seat {seat} cannot be on turn here (bad leader)", seat)
             return ms
-        hs = _make_leader(ms, hs, leader % n, out, how=f"seat {seat} passed")
+        hs = _make_leader(ms, hs, leader % n, out, how=f"seat {seat} pressed on its turn")
         eng = hs.engine
     if seat != eng.turn:
         out.notice(
