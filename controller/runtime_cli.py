@@ -73,6 +73,15 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     record.add_argument("--seconds", type=float, default=None, help="stop after this long")
     record.set_defaults(handler=_record)
 
+    export = sub.add_parser(
+        "export-record",
+        help="write a table journal's match as a game record (for replay)",
+    )
+    export.add_argument("journal", type=Path, help="journal file (demo --journal, run's journal)")
+    export.add_argument("--table", default="table-1", help="table id")
+    export.add_argument("--out", type=Path, default=None, help="file to write (default stdout)")
+    export.set_defaults(handler=_export)
+
 
 def describe_event(event: Mapping[str, Any], seats: list[str] | None = None) -> str | None:
     """One progress line for an event, or None for those not worth a line."""
@@ -207,3 +216,19 @@ def _record(args: argparse.Namespace) -> int:
     return record_fixture(
         config, args.out, camera=args.camera, serial=args.serial, seconds=args.seconds
     )
+
+
+def _export(args: argparse.Namespace) -> int:
+    import json
+
+    from controller.journal import Journal, JournalError
+
+    if not args.journal.exists():
+        raise JournalError(f"{args.journal}: no such journal")
+    with Journal(args.journal, table=args.table) as journal:
+        text = json.dumps(journal.export_record(), indent=2) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        args.out.write_text(text, encoding="utf-8")
+    return 0

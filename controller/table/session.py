@@ -800,17 +800,29 @@ def _score(ms: MatchState, hs: HandState, out: _Out, *, force: bool, by: str | N
 
 
 def match_record(state: TableState) -> dict[str, Any]:
-    """The match as a game record (RULES.md section 6) that ``domino-table replay`` accepts;
-    an unfinished hand is included as far as it went."""
+    """The match as a game record (RULES.md section 6) that ``domino-table replay`` accepts.
+    A hand in play is included as far as it went; a hand that is over but not scored yet is kept
+    apart under ``pending_hand`` (replay could not score it without the tiles left)."""
     from controller.rules.record import record_to_json
 
     ms = state.match
     if ms is None:
         raise ControllerError("no match to export")
     hands = [dict(r) for r in ms.records]
-    if ms.hand is not None and ms.hand.moves:
-        hands.append(hand_to_json(None, ms.hand.moves, None))
+    pending = None
+    hs = ms.hand
+    if hs is not None and hs.moves:
+        current = hand_to_json(None, hs.moves, None)
+        if hs.engine.over:
+            # over but not scored yet (tiles still to be shown): replay could not score it, so
+            # it goes apart, with what has been shown so far
+            current["shown"] = [None if r is None else [str(t) for t in r] for r in hs.reveals]
+            pending = current
+        else:
+            hands.append(current)  # replay reports it as the unfinished hand
     data = record_to_json(ms.rules, ms.seat_names, hands)
+    if pending is not None:
+        data["pending_hand"] = pending
     return data
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from controller.journal import Journal, JournalError
 from controller.runtime import MemoryPublisher, TableRuntime
 from controller.runtime.adapters import device_input, scene_inputs
@@ -15,6 +17,7 @@ from controller.table import (
     Laid,
     Link,
     NewMatch,
+    Revealed,
     TilesLaid,
     TileTaken,
     snapshot,
@@ -131,3 +134,43 @@ def test_live_commands_become_table_inputs() -> None:
     ]:
         with pytest.raises(InputError):
             command_input(name, args, 1.0)
+
+
+def test_export_record_from_a_journal_is_accepted_by_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from controller.cli import main
+    from tests.controller.table.helpers import Table, play_fixture_hand
+
+    table = Table(leader=1)
+    play_fixture_hand(table)
+    table_inputs = table.inputs
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        runtime = TableRuntime(journal=journal)
+        for inp in table_inputs:
+            runtime.feed(inp, "test")
+    out = tmp_path / "record.json"
+    assert main(["export-record", str(path), "--out", str(out)]) == 0
+    assert main(["replay", str(out), "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["hands"] == [] and replayed["unfinished_hand"] is None
+    record = json.loads(out.read_text())
+    assert len(record["pending_hand"]["moves"]) == 19  # over, tiles not shown yet: kept apart
+    with Journal(path) as journal:
+        runtime = TableRuntime(journal=journal)
+        for seat, tiles in enumerate(truth_left()):
+            runtime.feed(Revealed(30.0 + seat, seat, tiles), "test")
+    assert main(["export-record", str(path), "--out", str(out)]) == 0
+    assert main(["replay", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["totals"] == [36, 0]
+    assert main(["export-record", str(tmp_path / "none.sqlite")]) == 2
+
+
+def truth_left() -> list[tuple[tuple[int, int], ...]]:
+    from tests.controller.table.helpers import truth
+
+    left = truth()["record"]["hands"][0]["left"]
+    return [tuple((int(t[0]), int(t[2])) for t in seat) for seat in left]
