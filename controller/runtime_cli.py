@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -11,8 +12,8 @@ from typing import Any, TextIO
 DEFAULT_FIXTURE = Path(__file__).resolve().parent.parent / "vision" / "fixtures" / "latin-hand"
 
 _LIVE_NOTE = (
-    "MQTT and the scoreboard are passed to controller.runtime.live_hooks, which does nothing "
-    "until the live code lands"
+    "without --broker an embedded MQTT broker is started; the scoreboard is served on "
+    "--http-port (default 8080, a free port if busy; 0 for any free port)"
 )
 
 
@@ -30,7 +31,10 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     demo.add_argument("--fixture", type=Path, default=None, help="fixture directory")
     demo.add_argument("--broker", default=None, help=f"MQTT broker URL ({_LIVE_NOTE})")
-    demo.add_argument("--http-port", type=int, default=None, help=f"scoreboard port ({_LIVE_NOTE})")
+    demo.add_argument("--http-port", type=int, default=8080, help="scoreboard port (default 8080)")
+    demo.add_argument(
+        "--no-live", action="store_true", help="no MQTT and no scoreboard (terminal only)"
+    )
     demo.add_argument("--speed", type=float, default=1.0, help="replay speed factor (default 1)")
     demo.add_argument(
         "--exit-when-done",
@@ -129,17 +133,21 @@ def describe_event(event: Mapping[str, Any], seats: list[str] | None = None) -> 
 def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     import json
     import tempfile
+    import threading
 
     from controller.journal import Journal
     from controller.runtime import MemoryPublisher, SystemClock, TableRuntime
     from controller.runtime.fixture import run_fixture
-    from controller.runtime.live_hooks import start_live
+    from controller.runtime.live_hooks import LiveServices, start_live
     from controller.runtime.publisher import FanoutPublisher, Publisher
     from controller.table import result_json
 
     err = err or sys.stderr
     fixture = args.fixture or DEFAULT_FIXTURE
-    live = start_live(broker=args.broker, http_port=args.http_port, table=args.table)
+    if args.no_live:
+        live = LiveServices(None, "live state off (--no-live)")
+    else:
+        live = start_live(broker=args.broker, http_port=args.http_port, table=args.table)
     quiet = args.quiet
     if not quiet:
         print(f"demo: fixture {fixture}", file=err)
@@ -184,9 +192,11 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
                     recogniser=args.recogniser,
                     preset=args.rules,
                 )
+            except BaseException:
+                live.stop()
+                raise
             finally:
                 runtime.stop()
-                live.stop()
             if not quiet:
                 print(
                     f"demo: {report.frames} frames, {report.fed} inputs fed "
@@ -195,10 +205,17 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
                 )
             result = result_json(runtime.state)
     if args.exit_when_done:
+        live.stop()
         print(json.dumps(result, indent=2))
         return 0
     if not quiet:
         print(f"demo: totals {result['totals']}, winner {result['winner']}", file=err)
+    if live.station is not None and live.station.scoreboard_url and sys.stdin.isatty():
+        # Interactive: keep the final state on the scoreboard until the person is done.
+        print(f"demo: scoreboard at {live.station.scoreboard_url} (Ctrl-C to quit)", file=err)
+        with contextlib.suppress(KeyboardInterrupt):
+            threading.Event().wait()
+    live.stop()
     return 0
 
 

@@ -1,48 +1,77 @@
 """Where the MQTT publisher and the scoreboard join the runtime.
 
-Until ``controller.live`` lands this does nothing: :func:`start_live` returns no publisher and
-the demo says so. When it lands, it returns a publisher for ``broker`` (starting the embedded
-broker when ``broker`` is None) and serves the scoreboard on ``http_port``, and ``stop()`` ends
-both.
+:func:`start_live` starts ``controller.live``'s :class:`~controller.live.station.LiveStation`: the
+table's MQTT publisher on ``broker`` (an embedded broker when ``broker`` is None) and, when
+``http_port`` is given, the scoreboard in the same process. Live state must never stop the table:
+if it cannot start, the runtime goes on without it and says why.
 """
 
 from __future__ import annotations
 
+import logging
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from controller.runtime.publisher import Publisher
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(slots=True)
 class LiveServices:
     publisher: Publisher | None
     note: str
+    station: Any = None
 
     def stop(self) -> None:
-        """Stop the broker and web server started for the demo (nothing yet)."""
+        """Say ``offline``, stop the publisher, and the broker and web server if we started them."""
+        if self.station is not None:
+            self.station.stop()
+            self.station = None
 
 
-def start_live(*, broker: str | None, http_port: int | None, table: str) -> LiveServices:
-    """Start MQTT publishing and the scoreboard for ``table`` (not wired yet)."""
-    wanted = []
-    if broker:
-        wanted.append(f"broker {broker}")
-    if http_port:
-        wanted.append(f"scoreboard on port {http_port}")
-    what = " and ".join(wanted) or "the embedded broker and scoreboard"
-    return LiveServices(None, f"MQTT/scoreboard not wired yet: {what} not started")
+def _port_free(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def start_live(
+    *, broker: str | None, http_port: int | None, table: str, http_host: str = "127.0.0.1"
+) -> LiveServices:
+    """Start MQTT publishing (and the scoreboard when ``http_port`` is set) for ``table``.
+    ``http_port`` 0 picks a free port; a busy port falls back to a free one."""
+    from controller.errors import ControllerError
+    from controller.live.broker import free_port
+    from controller.live.station import LiveStation
+
+    notes = []
+    if http_port is not None and (http_port == 0 or not _port_free(http_port, http_host)):
+        if http_port:
+            notes.append(f"port {http_port} is busy")
+        http_port = free_port(http_host)
+    station = LiveStation(table=table, broker_url=broker, http_port=http_port, http_host=http_host)
+    try:
+        station.start()
+    except (ControllerError, OSError) as exc:
+        station.stop()
+        log.warning("live state is off: %s", exc)
+        return LiveServices(None, f"live state is off ({exc}); the table goes on without it")
+    where = f"embedded broker at {station.broker_url}" if broker is None else f"broker {broker}"
+    notes.insert(0, f"MQTT via {where}")
+    if station.scoreboard_url:
+        notes.append(f"scoreboard at {station.scoreboard_url}")
+    return LiveServices(LiveStationPublisher(station), "; ".join(notes), station)
 
 
 class LiveStationPublisher:
-    """The runtime's :class:`Publisher` over ``controller.live``'s ``LiveStation`` (ready for
-    :func:`start_live` to return; not used until it is wired)::
-
-        station = LiveStation(table=table, broker_url=broker, http_port=http_port)
-        station.start()
-        return LiveServices(LiveStationPublisher(station), f"MQTT at {station.broker_url}")
-    """
+    """The runtime's :class:`Publisher` over ``controller.live``'s ``LiveStation``."""
 
     def __init__(self, station: Any) -> None:
         self.station = station

@@ -141,11 +141,11 @@ def test_sigkill_at_random_points_then_restart_ends_the_same_with_nothing_lost(
     assert _game_inputs(journal) == _game_inputs(reference)
 
 
-def test_demo_help_says_mqtt_is_not_wired_yet(capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_help_names_the_live_options(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["demo", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "--broker" in text and "--http-port" in text and "live_hooks" in text
+    assert "--broker" in text and "--http-port" in text and "embedded MQTT broker" in text
 
 
 def test_demo_on_a_missing_fixture_is_a_usage_error(
