@@ -203,8 +203,11 @@ def run_fixture(
     preset: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     max_frames: int | None = None,
+    on_settled: Callable[[float], None] | None = None,
 ) -> FixtureRun:
-    """Play ``fixture`` into ``runtime`` (which may have been restored from a journal)."""
+    """Play ``fixture`` into ``runtime`` (which may have been restored from a journal).
+    ``on_settled`` is called, once the runtime has taken a settled scene's inputs, with the
+    ``time.perf_counter()`` at which that frame arrived (for latency benchmarks)."""
     from firmware_bridge.sim import load_buttons
     from vision.calibration import load_table
     from vision.motion import SettleDetector, SettleParams
@@ -287,6 +290,8 @@ def run_fixture(
                 fed = True
             if fed and any(type(e).__name__ == "SceneSettled" for e in events):
                 report.settle_to_state_s.append(time.perf_counter() - started)
+                if on_settled is not None:
+                    on_settled(started)
             if device is not None:
                 device.drain(t)
             report.frames += 1
