@@ -30,7 +30,16 @@ def expected() -> dict[str, Any]:
 
 
 def _demo_cmd(*extra: str) -> list[str]:
-    return [sys.executable, "-m", "controller.cli", "demo", "--recogniser", "oracle", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "controller.cli",
+        "demo",
+        "--recogniser",
+        "oracle",
+        "--no-live",
+        *extra,
+    ]
 
 
 def _game_inputs(path: Path) -> list[tuple[str, int, dict[str, Any]]]:
@@ -49,6 +58,7 @@ def test_demo_with_direct_buttons_gives_the_replay_result(
     code = main(
         [
             "demo",
+            "--no-live",
             "--exit-when-done",
             "--speed",
             "1000",
@@ -94,6 +104,7 @@ def test_sigkill_at_random_points_then_restart_ends_the_same_with_nothing_lost(
         main(
             [
                 "demo",
+                "--no-live",
                 "--exit-when-done",
                 "--quiet",
                 "--speed",
@@ -151,7 +162,7 @@ def test_demo_help_names_the_live_options(capsys: pytest.CaptureFixture[str]) ->
 def test_demo_on_a_missing_fixture_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["demo", "--fixture", str(tmp_path / "nope"), "--quiet"]) == 2
+    assert main(["demo", "--fixture", str(tmp_path / "nope"), "--quiet", "--no-live"]) == 2
     assert "no such fixture" in capsys.readouterr().err
 
 

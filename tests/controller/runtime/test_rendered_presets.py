@@ -28,7 +28,10 @@ def _render(preset: str, out: Path) -> dict[str, object]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("preset", ["latin", "draw", "all_fives"])
+@pytest.mark.parametrize(
+    "preset",
+    ["latin", "international", "colombian", "draw", "block", "all_fives", "fives_and_threes"],
+)
 def test_a_rendered_two_hand_match_through_the_demo_scores_as_replay(
     preset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -47,6 +50,7 @@ def test_a_rendered_two_hand_match_through_the_demo_scores_as_replay(
             "direct",
             "--recogniser",
             "oracle",
+            "--no-live",
         ]
     )
     assert code == 0
