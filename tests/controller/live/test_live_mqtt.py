@@ -36,6 +36,10 @@ def test_published_state_reaches_the_api(
 ) -> None:
     pub = publishers(broker.url, "t-state")
     pub.start()
+    # A retained state first: once the board has it, its subscriptions are in place and the
+    # (not retained) event cannot be missed by a slow broker.
+    pub.publish_state(example_body(hand_no=2, scores=(0, 0)))
+    board.wait_table("t-state", "first state", lambda v: v["state"] is not None)
     pub.publish_event("tile_played", {"seat": 0, "tile": "6-6"})
     sent = pub.publish_state(example_body(hand_no=3, scores=(12, 34)))
     view = board.wait_table(
@@ -71,6 +75,9 @@ def test_seq_gap_resyncs_from_the_retained_state(
     pub = publishers(broker.url, "t-gap")
     pub.start()
     pub.publish_state(example_body())
+    # The retained state arriving proves the board's subscription is in place: events are not
+    # retained, so one published before that could be missed by a slow broker.
+    board.wait_table("t-gap", "first state", lambda v: v["counters"]["states"] >= 1)
     first = pub.publish_event("pass", {"seat": 1})
     board.wait_table("t-gap", "first event", lambda v: v["counters"]["events"] == 1)
     states_before = board.table("t-gap")["counters"]["states"]  # type: ignore[index]
