@@ -36,6 +36,19 @@ class RecognitionParams:
     #: Images smaller than this (either side, pixels) are refused.
     min_image_side_px: int = 16
 
+    # --- small tiles --------------------------------------------------------------------
+    #: A frame whose tiles are narrower than this (pixels), or where no tile was read although
+    #: pip-like spots are seen, is read again enlarged by ``upscale_factor``: a dividing bar
+    #: about a pixel thick is faint, and gaps of a pixel close up.
+    upscale_below_width_px: float = 26.0
+    upscale_factor: float = 2.0
+    #: In the enlarged frame a pixel darker than this fraction of the brightest pixel within
+    #: ``faint_window_px`` is dark (a thin bar blurred to half contrast).
+    faint_ratio: float = 0.6
+    faint_window_px: int = 15
+    #: Tiles read in the enlarged frame are reported only from this confidence up.
+    upscale_min_confidence: float = 0.45
+
     # --- dividing bars (one per tile) -------------------------------------------------------
     #: Smallest bar length in pixels (tiles whose bar is shorter are too small to read).
     bar_min_length_px: float = 5.0
@@ -113,6 +126,8 @@ class RecognitionParams:
             problems.append("white_threshold must be in 1..254 or null")
         if not 0 < self.white_threshold_min <= self.white_threshold_max < 255:
             problems.append("need 0 < white_threshold_min <= white_threshold_max < 255")
+        if not 1 <= self.upscale_factor <= 4:
+            problems.append("upscale_factor must be in [1, 4]")
         if self.min_image_side_px < 8:
             problems.append("min_image_side_px must be >= 8")
         if not 0 < self.bar_min_rel < self.bar_max_rel <= 1.5:

@@ -78,18 +78,44 @@ def identify(
         return SceneReading(tiles=(), width=w, height=h)
     x0, y0, x1, y1 = roi
     crop = grey[y0:y1, x0:x1]
-    labels, blobs = _dark_regions(p, crop, threshold)
+    tiles, width, pip_like = _read_crop(p, crop, threshold)
+    if (not tiles or width < p.upscale_below_width_px) and pip_like >= 2:
+        # Small tiles (a wide view, a low-resolution camera): a dividing bar about a pixel
+        # thick is faint and one-pixel gaps close up. Read the crop again, enlarged.
+        k = p.upscale_factor
+        big = cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
+        big_tiles, big_width, _ = _read_crop(
+            p, np.asarray(big, dtype=np.uint8), threshold, faint_bars=True
+        )
+        # near the resolution limit speckle can line up like a bar: ask for more confidence
+        big_tiles = [t for t in big_tiles if t.confidence >= p.upscale_min_confidence]
+        if len(big_tiles) > len(tiles):
+            tiles = [_scaled(t, 1.0 / k) for t in big_tiles]
+            width = big_width / k
+    kept = [_shifted(t, x0, y0) for t in tiles]
+    if polygon is not None:
+        kept = [t for t in kept if cv2.pointPolygonTest(polygon, t.center, False) >= 0]
+    kept.sort(key=lambda t: (t.center[1], t.center[0]))
+    length = width * p.tile_aspect if kept else 0.0
+    return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+
+
+def _read_crop(
+    p: RecognitionParams, crop: U8, threshold: int, *, faint_bars: bool = False
+) -> tuple[list[TileReading], float, int]:
+    """Tiles read in ``crop`` (crop pixels), the scene's tile width (0 without bars) and the
+    number of pip-like dark spots (small, round, enclosed) seen. ``faint_bars``: also count
+    as dark what is clearly darker than the face around it (see :func:`_dark_regions`)."""
+    labels, blobs = _dark_regions(p, crop, threshold, faint_bars=faint_bars)
+    pip_like = _pip_like_count(p, blobs)
     bars = _find_bars(p, crop, labels, blobs)
     if not bars:
-        return SceneReading(tiles=(), width=w, height=h)
+        return [], 0.0, pip_like
     width = _scene_width(p, bars)
     proposals = _propose_tiles(p, bars, width)
     blobs = _with_pips(blobs, [row for pr in proposals for row in pr.bar.split_pips])
     tiles = _read_tiles(p, crop, labels, blobs, proposals, width=width)
-    kept = [_shifted(t, x0, y0) for t in _suppress_overlaps(p, tiles, width)]
-    if polygon is not None:
-        kept = [t for t in kept if cv2.pointPolygonTest(polygon, t.center, False) >= 0]
-    kept.sort(key=lambda t: (t.center[1], t.center[0]))
+    kept = _suppress_overlaps(p, tiles, width)
     log.debug(
         "%d bar candidates, tile width %.1f px, %d proposals, %d tiles read",
         len(bars),
@@ -97,8 +123,17 @@ def identify(
         len(proposals),
         len(kept),
     )
-    length = width * p.tile_aspect if kept else 0.0
-    return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+    return kept, width, pip_like
+
+
+def _pip_like_count(p: RecognitionParams, blobs: _Blobs) -> int:
+    """Enclosed, round dark spots of at most ``upscale_below_width_px`` / 4 across."""
+    bw, bh, area = blobs.w, blobs.h, blobs.area
+    side = p.upscale_below_width_px / 4
+    fill = area / np.maximum(bw * bh * (math.pi / 4), 1.0)
+    ok = blobs.enclosed & (area >= p.pip_min_area_px) & (np.maximum(bw, bh) <= side)
+    ok &= (fill >= p.pip_min_fill) & (np.maximum(bw, bh) <= 1.5 * np.minimum(bw, bh))
+    return int(np.count_nonzero(ok))
 
 
 def _region(region: Sequence[Point] | None) -> npt.NDArray[np.float32] | None:
@@ -164,6 +199,14 @@ def _face_box(grey: U8, threshold: int) -> tuple[int, int, int, int] | None:
     return int(x0), int(y0), int(x1), int(y1)
 
 
+def _scaled(t: TileReading, k: float) -> TileReading:
+    c = tuple((x * k, y * k) for x, y in t.corners)
+    halves = tuple(
+        HalfReading((h.center[0] * k, h.center[1] * k), h.pips, h.confidence) for h in t.halves
+    )
+    return TileReading((c[0], c[1], c[2], c[3]), (halves[0], halves[1]), t.confidence)
+
+
 def _shifted(t: TileReading, dx: float, dy: float) -> TileReading:
     if dx == 0 and dy == 0:
         return t
@@ -195,8 +238,14 @@ class _Blobs:
     face: float
 
 
-def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, _Blobs]:
-    """Label dark regions (4-connected); label 0 is the white face."""
+def _dark_regions(
+    p: RecognitionParams, grey: U8, threshold: int, *, faint_bars: bool = False
+) -> tuple[I32, _Blobs]:
+    """Label dark regions (4-connected); label 0 is the white face.
+
+    ``faint_bars`` (small tiles, enlarged): a pixel darker than ``faint_ratio`` of the
+    brightest face near it is dark too, so a dividing bar about a pixel thick in the original
+    frame, blurred to half contrast, still shows."""
     loose = grey <= threshold
     faces = grey[::4, ::4][~loose[::4, ::4]]
     ink = float(threshold)
@@ -208,6 +257,8 @@ def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, 
         # one- or two-pixel bridges between ink marks.
         eroded = cv2.erode(loose.view(np.uint8), np.ones((3, 3), np.uint8))
         dark = ((grey <= ink) | (eroded > 0)).astype(np.uint8)
+        if faint_bars:
+            dark |= _faint_marks(p, grey, dark, threshold).view(np.uint8)
     else:
         dark = loose.astype(np.uint8)
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(dark, connectivity=4)
@@ -222,6 +273,36 @@ def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, 
     clean[0] = True
     blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, ink, face)
     return labels.astype(np.int32, copy=False), blobs
+
+
+def _faint_marks(p: RecognitionParams, grey: U8, dark: U8, threshold: int) -> npt.NDArray[np.bool_]:
+    """``(H, W)`` bool: pixels darker than ``faint_ratio`` of the brightest face near them and
+    clear of the spots (small enclosed dark regions) already found: a thin bar, never the
+    half-dark gaps between pips or between a pip and the bar (those stay face). A faint line
+    that runs into the table (the seam between two touching tiles) joins the table."""
+    k = p.faint_window_px
+    near = cv2.dilate(grey, np.ones((k, k), np.uint8))
+    faint = (grey.astype(np.float32) <= p.faint_ratio * near) & (near > threshold)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=4)
+    hh, ww = grey.shape
+    x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    small = (x > 0) & (y > 0) & (x + w < ww) & (y + h < hh) & (stats[:, 4] * 50 < hh * ww)
+    # pips (and pips run together), not pieces of a bar: thick, and no longer than a half
+    small &= np.maximum(w, h) <= p.upscale_below_width_px * p.upscale_factor / 2
+    small &= np.minimum(w, h) >= 2 * p.upscale_factor
+    small[0] = False
+    spots = small[labels].view(np.uint8)
+    clear = cv2.dilate(spots, np.ones((5, 5), np.uint8)) == 0
+    marks = (faint & clear).view(np.uint8)
+    # only line-like marks: a faint smudge on a face must not become a pip
+    _, lab, st, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    long_side = np.maximum(st[:, 2], st[:, 3])
+    line = long_side >= p.bar_min_aspect * np.minimum(st[:, 2], st[:, 3])
+    line |= st[:, 4] < 0.5 * st[:, 2] * st[:, 3]  # a diagonal line fills little of its box
+    line &= long_side >= p.bar_min_length_px * p.upscale_factor
+    line[0] = False
+    out: npt.NDArray[np.bool_] = line[lab]
+    return out
 
 
 # --------------------------------------------------------------------------- stage 2: bars
@@ -668,11 +749,50 @@ def _read_half(
     n = int(counts.sum())
     if n > min(p.max_pips, MAX_LAYOUT):
         return None
-    # Touching pips: their positions are not individual pips, so the layout is not checked.
-    single = bool(np.all(counts == 1))
     points = np.column_stack([pts_a, pts_b])
-    rms, spacing = layout_fit(points) if single else (p.layout_rms_soft, 0.0)
-    return _Half(hc, n, rms, dirt, tuple(areas.tolist()), spacing, points)
+    if np.all(counts == 1):
+        rms, spacing = layout_fit(points)
+        return _Half(hc, n, rms, dirt, tuple(areas.tolist()), spacing, points)
+    # Touching pips in a row (small pips whose gap blurred shut): spread them along the
+    # run's long side, so the layout is still checked and their places are not ghosts.
+    rows = _spread_runs(blobs, ids, counts, points, pr=pr, half_len=half_len, half_wid=half_wid)
+    if rows is None:
+        return _Half(hc, n, p.layout_rms_soft, dirt, tuple(areas.tolist()), 0.0, points)
+    rms, spacing = layout_fit(rows)
+    per_pip = tuple(a / c for a, c in zip(areas.tolist(), counts.tolist(), strict=True))
+    return _Half(hc, n, rms, dirt, per_pip, spacing, rows)
+
+
+def _spread_runs(
+    blobs: _Blobs,
+    ids: I32,
+    counts: npt.NDArray[np.int64],
+    points: F64,
+    *,
+    pr: _Proposal,
+    half_len: float,
+    half_wid: float,
+) -> F64 | None:
+    """``(n, 2)`` pip positions (half-square units) with every run of ``c`` touching pips
+    replaced by ``c`` points along its long side; ``None`` if a run is not clearly longer one
+    way (pips run together diagonally)."""
+    out: list[tuple[float, float]] = []
+    for k, c in enumerate(counts.tolist()):
+        if c == 1:
+            out.append((float(points[k, 0]), float(points[k, 1])))
+            continue
+        bw, bh = float(blobs.w[ids[k]]), float(blobs.h[ids[k]])
+        long_side, short_side = max(bw, bh), min(bw, bh)
+        if long_side < 1.5 * short_side:
+            return None
+        axis = (1.0, 0.0) if bw >= bh else (0.0, 1.0)
+        step = (long_side - short_side) / (c - 1)
+        da = (axis[0] * pr.along[0] + axis[1] * pr.along[1]) * step / half_len
+        db = (axis[0] * pr.across[0] + axis[1] * pr.across[1]) * step / half_wid
+        for i in range(c):
+            t = i - (c - 1) / 2
+            out.append((float(points[k, 0]) + t * da, float(points[k, 1]) + t * db))
+    return np.asarray(out, dtype=np.float64).reshape(-1, 2)
 
 
 def _count_ghosts(
