@@ -46,6 +46,9 @@ class RecognitionParams:
     #: ``faint_window_px`` is dark (a thin bar blurred to half contrast).
     faint_ratio: float = 0.6
     faint_window_px: int = 15
+    #: Unsharp mask of the enlarged frame: strength and Gaussian sigma (original pixels).
+    upscale_sharpen: float = 0.0
+    upscale_sharpen_sigma: float = 1.0
     #: Tiles read in the enlarged frame are reported only from this confidence up.
     upscale_min_confidence: float = 0.45
 

@@ -83,7 +83,7 @@ def identify(
         # Small tiles (a wide view, a low-resolution camera): a dividing bar about a pixel
         # thick is faint and one-pixel gaps close up. Read the crop again, enlarged.
         k = p.upscale_factor
-        big = cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
+        big = _enlarged(p, crop)
         big_tiles, big_width, _ = _read_crop(
             p, np.asarray(big, dtype=np.uint8), threshold, faint_bars=True
         )
@@ -98,6 +98,18 @@ def identify(
     kept.sort(key=lambda t: (t.center[1], t.center[0]))
     length = width * p.tile_aspect if kept else 0.0
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+
+
+def _enlarged(p: RecognitionParams, crop: U8) -> U8:
+    """``crop`` enlarged ``upscale_factor`` times and sharpened (unsharp mask), which gives
+    back some of the contrast that blur took from a bar about a pixel thick."""
+    k = p.upscale_factor
+    big = cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
+    if p.upscale_sharpen <= 0:
+        return np.asarray(big, dtype=np.uint8)
+    soft = cv2.GaussianBlur(big, (0, 0), p.upscale_sharpen_sigma * k)
+    a = p.upscale_sharpen
+    return np.asarray(cv2.addWeighted(big, 1 + a, soft, -a, 0), dtype=np.uint8)
 
 
 def _read_crop(
