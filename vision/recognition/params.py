@@ -36,20 +36,26 @@ class RecognitionParams:
     #: Images smaller than this (either side, pixels) are refused.
     min_image_side_px: int = 16
 
-    # --- small tiles --------------------------------------------------------------------
-    #: A frame whose tiles are narrower than this (pixels), or where no tile was read although
-    #: pip-like spots are seen, is read again enlarged by ``upscale_factor``: a dividing bar
-    #: about a pixel thick is faint, and gaps of a pixel close up.
+    # --- second look -----------------------------------------------------------------
+    #: Pip-like spots (enclosed, round, at most ``spot_max_rel`` of the tile width across, or
+    #: ``spot_max_px`` while no tile width is known) that lie in no tile read make the reader
+    #: look again there (see :func:`vision.recognition.reader._read_again`).
+    spot_max_rel: float = 0.35
+    spot_max_px: float = 12.0
+    #: Tiles narrower than this (pixels), or, with no tile read, spots at most a quarter of it
+    #: across, are read again enlarged by ``upscale_factor``: a dividing bar about a pixel
+    #: thick is faint, and gaps of a pixel close up.
     upscale_below_width_px: float = 26.0
     upscale_factor: float = 2.0
-    #: In the enlarged frame a pixel darker than this fraction of the brightest pixel within
-    #: ``faint_window_px`` is dark (a thin bar blurred to half contrast).
+    #: On a second look a pixel darker than this fraction of the brightest pixel within
+    #: ``faint_window_px`` (original pixels) is dark (a thin bar blurred to half contrast).
     faint_ratio: float = 0.6
-    faint_window_px: int = 15
-    #: Unsharp mask of the enlarged frame: strength and Gaussian sigma (original pixels).
-    upscale_sharpen: float = 0.0
+    faint_window_px: float = 7.5
+    #: The last look is sharpened with this unsharp mask (strength, Gaussian sigma in
+    #: original pixels).
+    upscale_sharpen: float = 1.5
     upscale_sharpen_sigma: float = 1.0
-    #: Tiles read in the enlarged frame are reported only from this confidence up.
+    #: Tiles found on a second look are reported only from this confidence up.
     upscale_min_confidence: float = 0.45
 
     # --- dividing bars (one per tile) -------------------------------------------------------

@@ -78,20 +78,8 @@ def identify(
         return SceneReading(tiles=(), width=w, height=h)
     x0, y0, x1, y1 = roi
     crop = grey[y0:y1, x0:x1]
-    tiles, width, pip_like = _read_crop(p, crop, threshold)
-    if (not tiles or width < p.upscale_below_width_px) and pip_like >= 2:
-        # Small tiles (a wide view, a low-resolution camera): a dividing bar about a pixel
-        # thick is faint and one-pixel gaps close up. Read the crop again, enlarged.
-        k = p.upscale_factor
-        big = _enlarged(p, crop)
-        big_tiles, big_width, _ = _read_crop(
-            p, np.asarray(big, dtype=np.uint8), threshold, faint_bars=True
-        )
-        # near the resolution limit speckle can line up like a bar: ask for more confidence
-        big_tiles = [t for t in big_tiles if t.confidence >= p.upscale_min_confidence]
-        if len(big_tiles) > len(tiles):
-            tiles = [_scaled(t, 1.0 / k) for t in big_tiles]
-            width = big_width / k
+    tiles, width, spots = _read_crop(p, crop, threshold)
+    tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
     kept = [_shifted(t, x0, y0) for t in tiles]
     if polygon is not None:
         kept = [t for t in kept if cv2.pointPolygonTest(polygon, t.center, False) >= 0]
@@ -100,30 +88,111 @@ def identify(
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
 
 
-def _enlarged(p: RecognitionParams, crop: U8) -> U8:
-    """``crop`` enlarged ``upscale_factor`` times and sharpened (unsharp mask), which gives
-    back some of the contrast that blur took from a bar about a pixel thick."""
-    k = p.upscale_factor
-    big = cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
-    if p.upscale_sharpen <= 0:
+def _read_again(
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    *,
+    tiles: list[TileReading],
+    width: float,
+    spots: F64,
+) -> tuple[list[TileReading], float]:
+    """Look again where pip-like spots lie outside every tile read.
+
+    A dividing bar about a pixel thick, or blurred, is fainter than ink, so its tile was not
+    proposed. Small tiles (narrower than ``upscale_below_width_px``, or no tile read and tiny
+    spots) are read again enlarged by ``upscale_factor``, replacing the first reading (which
+    sits at the resolution limit); then, at most twice, the part of the crop round the spots
+    still unexplained is read with faint line-like marks counted as dark, the second time
+    sharpened. Tiles found on a second look fill gaps only: they never displace a tile read
+    before, and need ``upscale_min_confidence``.
+    """
+    if spots.shape[0] < 2:
+        return tiles, width
+    if width > 0:
+        small = width < p.upscale_below_width_px
+    else:
+        small = float(np.median(spots[:, 2])) <= p.upscale_below_width_px / 4
+    k = p.upscale_factor if small else 1.0
+    if small:
+        tiles = []
+    for sharpen in (0.0, p.upscale_sharpen):
+        left = _unexplained(spots, tiles)
+        if left.shape[0] < 2:
+            break
+        margin = 2 * max(width, p.upscale_below_width_px)
+        hh, ww = crop.shape
+        bx0 = max(0, int(left[:, 0].min() - margin))
+        by0 = max(0, int(left[:, 1].min() - margin))
+        bx1 = min(ww, int(left[:, 0].max() + margin) + 1)
+        by1 = min(hh, int(left[:, 1].max() + margin) + 1)
+        part = _enlarged(crop[by0:by1, bx0:bx1], k, sharpen, p.upscale_sharpen_sigma)
+        found, found_width, _ = _read_crop(p, part, threshold, faint_scale=k)
+        found = [
+            _shifted(_scaled(t, 1.0 / k), bx0, by0)
+            for t in found
+            if t.confidence >= p.upscale_min_confidence
+        ]
+        if found and (width <= 0 or (small and sharpen == 0.0)):
+            width = found_width / k
+        tiles = _add_missing(p, tiles, found, width)
+    return tiles, width
+
+
+def _unexplained(spots: F64, tiles: list[TileReading]) -> F64:
+    """The rows of ``spots`` (x, y, size) whose centre lies in no tile."""
+    if not tiles or spots.shape[0] == 0:
+        return spots
+    inside = np.zeros(spots.shape[0], dtype=np.bool_)
+    for t in tiles:
+        poly = np.array(t.corners, dtype=np.float64)
+        c = poly.mean(axis=0)
+        u = (poly[1] + poly[2]) / 2 - (poly[0] + poly[3]) / 2  # across the tile
+        v = (poly[2] + poly[3]) / 2 - (poly[0] + poly[1]) / 2  # along the tile
+        d = spots[:, :2] - c
+        a = np.abs(d @ u) / max(float(u @ u), 1e-9)
+        b = np.abs(d @ v) / max(float(v @ v), 1e-9)
+        inside |= (a <= 0.55) & (b <= 0.55)
+    out: F64 = spots[~inside]
+    return out
+
+
+def _add_missing(
+    p: RecognitionParams, tiles: list[TileReading], found: list[TileReading], width: float
+) -> list[TileReading]:
+    """``tiles`` plus the tiles of ``found`` (most confident first) that clash with none."""
+    kept = list(tiles)
+    for t in sorted(found, key=lambda t: -t.confidence):
+        if not any(_clash(p, t, k, width) for k in kept):
+            kept.append(t)
+    return kept
+
+
+def _enlarged(crop: U8, k: float, sharpen: float, sigma: float) -> U8:
+    """``crop`` enlarged ``k`` times and, with ``sharpen`` > 0, sharpened (unsharp mask of
+    Gaussian ``sigma`` original pixels), which gives back some of the contrast that blur took
+    from a bar about a pixel thick."""
+    big = crop
+    if k != 1:
+        big = np.asarray(cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC))
+    if sharpen <= 0:
         return np.asarray(big, dtype=np.uint8)
-    soft = cv2.GaussianBlur(big, (0, 0), p.upscale_sharpen_sigma * k)
-    a = p.upscale_sharpen
-    return np.asarray(cv2.addWeighted(big, 1 + a, soft, -a, 0), dtype=np.uint8)
+    soft = cv2.GaussianBlur(big, (0, 0), sigma * k)
+    return np.asarray(cv2.addWeighted(big, 1 + sharpen, soft, -sharpen, 0), dtype=np.uint8)
 
 
 def _read_crop(
-    p: RecognitionParams, crop: U8, threshold: int, *, faint_bars: bool = False
-) -> tuple[list[TileReading], float, int]:
+    p: RecognitionParams, crop: U8, threshold: int, *, faint_scale: float = 0.0
+) -> tuple[list[TileReading], float, F64]:
     """Tiles read in ``crop`` (crop pixels), the scene's tile width (0 without bars) and the
-    number of pip-like dark spots (small, round, enclosed) seen. ``faint_bars``: also count
-    as dark what is clearly darker than the face around it (see :func:`_dark_regions`)."""
-    labels, blobs = _dark_regions(p, crop, threshold, faint_bars=faint_bars)
-    pip_like = _pip_like_count(p, blobs)
+    pip-like spots seen (``(n, 3)``: x, y, size). ``faint_scale`` > 0: also count faint
+    line-like marks as dark, in a crop enlarged that many times (see :func:`_faint_marks`)."""
+    labels, blobs = _dark_regions(p, crop, threshold, faint_scale=faint_scale)
     bars = _find_bars(p, crop, labels, blobs)
     if not bars:
-        return [], 0.0, pip_like
+        return [], 0.0, _pip_like(p, blobs, 0.0)
     width = _scene_width(p, bars)
+    spots = _pip_like(p, blobs, width)
     proposals = _propose_tiles(p, bars, width)
     blobs = _with_pips(blobs, [row for pr in proposals for row in pr.bar.split_pips])
     tiles = _read_tiles(p, crop, labels, blobs, proposals, width=width)
@@ -135,17 +204,21 @@ def _read_crop(
         len(proposals),
         len(kept),
     )
-    return kept, width, pip_like
+    return kept, width, spots
 
 
-def _pip_like_count(p: RecognitionParams, blobs: _Blobs) -> int:
-    """Enclosed, round dark spots of at most ``upscale_below_width_px`` / 4 across."""
+def _pip_like(p: RecognitionParams, blobs: _Blobs, width: float) -> F64:
+    """``(n, 3)``: centre and size of the enclosed, round dark spots of pip size (at most
+    ``spot_max_rel`` of the tile width across, or ``spot_max_px`` when no width is known)."""
     bw, bh, area = blobs.w, blobs.h, blobs.area
-    side = p.upscale_below_width_px / 4
+    side = p.spot_max_rel * width if width > 0 else p.spot_max_px
     fill = area / np.maximum(bw * bh * (math.pi / 4), 1.0)
-    ok = blobs.enclosed & (area >= p.pip_min_area_px) & (np.maximum(bw, bh) <= side)
-    ok &= (fill >= p.pip_min_fill) & (np.maximum(bw, bh) <= 1.5 * np.minimum(bw, bh))
-    return int(np.count_nonzero(ok))
+    longest = np.maximum(bw, bh)
+    ok = blobs.enclosed & (area >= p.pip_min_area_px) & (longest <= side)
+    ok &= (fill >= p.pip_min_fill) & (longest <= 1.5 * np.minimum(bw, bh))
+    idx = np.flatnonzero(ok)
+    out: F64 = np.column_stack([blobs.cx[idx], blobs.cy[idx], longest[idx].astype(np.float64)])
+    return out
 
 
 def _region(region: Sequence[Point] | None) -> npt.NDArray[np.float32] | None:
@@ -251,13 +324,13 @@ class _Blobs:
 
 
 def _dark_regions(
-    p: RecognitionParams, grey: U8, threshold: int, *, faint_bars: bool = False
+    p: RecognitionParams, grey: U8, threshold: int, *, faint_scale: float = 0.0
 ) -> tuple[I32, _Blobs]:
     """Label dark regions (4-connected); label 0 is the white face.
 
-    ``faint_bars`` (small tiles, enlarged): a pixel darker than ``faint_ratio`` of the
-    brightest face near it is dark too, so a dividing bar about a pixel thick in the original
-    frame, blurred to half contrast, still shows."""
+    ``faint_scale`` > 0 (a second look, in a crop enlarged that many times): a pixel darker
+    than ``faint_ratio`` of the brightest face near it is dark too, so a dividing bar about a
+    pixel thick in the original frame, blurred to half contrast, still shows."""
     loose = grey <= threshold
     faces = grey[::4, ::4][~loose[::4, ::4]]
     ink = float(threshold)
@@ -269,8 +342,8 @@ def _dark_regions(
         # one- or two-pixel bridges between ink marks.
         eroded = cv2.erode(loose.view(np.uint8), np.ones((3, 3), np.uint8))
         dark = ((grey <= ink) | (eroded > 0)).astype(np.uint8)
-        if faint_bars:
-            dark |= _faint_marks(p, grey, dark, threshold).view(np.uint8)
+        if faint_scale > 0:
+            dark |= _faint_marks(p, grey, dark, threshold, faint_scale).view(np.uint8)
     else:
         dark = loose.astype(np.uint8)
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(dark, connectivity=4)
@@ -287,12 +360,15 @@ def _dark_regions(
     return labels.astype(np.int32, copy=False), blobs
 
 
-def _faint_marks(p: RecognitionParams, grey: U8, dark: U8, threshold: int) -> npt.NDArray[np.bool_]:
+def _faint_marks(
+    p: RecognitionParams, grey: U8, dark: U8, threshold: int, scale: float
+) -> npt.NDArray[np.bool_]:
     """``(H, W)`` bool: pixels darker than ``faint_ratio`` of the brightest face near them and
     clear of the spots (small enclosed dark regions) already found: a thin bar, never the
     half-dark gaps between pips or between a pip and the bar (those stay face). A faint line
-    that runs into the table (the seam between two touching tiles) joins the table."""
-    k = p.faint_window_px
+    that runs into the table (the seam between two touching tiles) joins the table. Sizes are
+    original pixels times ``scale``."""
+    k = 2 * round(p.faint_window_px * scale / 2) + 1
     near = cv2.dilate(grey, np.ones((k, k), np.uint8))
     faint = (grey.astype(np.float32) <= p.faint_ratio * near) & (near > threshold)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=4)
@@ -300,18 +376,19 @@ def _faint_marks(p: RecognitionParams, grey: U8, dark: U8, threshold: int) -> np
     x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
     small = (x > 0) & (y > 0) & (x + w < ww) & (y + h < hh) & (stats[:, 4] * 50 < hh * ww)
     # pips (and pips run together), not pieces of a bar: thick, and no longer than a half
-    small &= np.maximum(w, h) <= p.upscale_below_width_px * p.upscale_factor / 2
-    small &= np.minimum(w, h) >= 2 * p.upscale_factor
+    small &= np.maximum(w, h) <= p.upscale_below_width_px * scale / 2
+    small &= np.minimum(w, h) >= 2 * scale
     small[0] = False
     spots = small[labels].view(np.uint8)
-    clear = cv2.dilate(spots, np.ones((5, 5), np.uint8)) == 0
+    gap = 2 * round(scale) + 1
+    clear = cv2.dilate(spots, np.ones((gap, gap), np.uint8)) == 0
     marks = (faint & clear).view(np.uint8)
     # only line-like marks: a faint smudge on a face must not become a pip
     _, lab, st, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
     long_side = np.maximum(st[:, 2], st[:, 3])
     line = long_side >= p.bar_min_aspect * np.minimum(st[:, 2], st[:, 3])
     line |= st[:, 4] < 0.5 * st[:, 2] * st[:, 3]  # a diagonal line fills little of its box
-    line &= long_side >= p.bar_min_length_px * p.upscale_factor
+    line &= long_side >= p.bar_min_length_px * scale
     line[0] = False
     out: npt.NDArray[np.bool_] = line[lab]
     return out
@@ -931,25 +1008,21 @@ def _suppress_overlaps(
     p: RecognitionParams, tiles: list[TileReading], width: float
 ) -> list[TileReading]:
     """Keep the most confident of tiles that overlap (real tiles never overlap much)."""
-    order = sorted(tiles, key=lambda t: -t.confidence)
     kept: list[TileReading] = []
-    polys: list[npt.NDArray[np.float32]] = []
-    for t in order:
-        poly = np.array(t.corners, dtype=np.float32)
-        cx, cy = t.center
-        clash = False
-        for k, kp in zip(kept, polys, strict=True):
-            kx, ky = k.center
-            dist = math.hypot(cx - kx, cy - ky)
-            if dist < p.duplicate_distance_rel * width:
-                clash = True
-                break
-            if dist < 2.2 * width:
-                inter, _ = cv2.intersectConvexConvex(poly, kp)
-                if inter > p.overlap_max_rel * p.tile_aspect * width * width:
-                    clash = True
-                    break
-        if not clash:
+    for t in sorted(tiles, key=lambda t: -t.confidence):
+        if not any(_clash(p, t, k, width) for k in kept):
             kept.append(t)
-            polys.append(poly)
     return kept
+
+
+def _clash(p: RecognitionParams, a: TileReading, b: TileReading, width: float) -> bool:
+    """Are ``a`` and ``b`` one tile (centres close, or overlapping much)?"""
+    dist = math.dist(a.center, b.center)
+    if dist < p.duplicate_distance_rel * width:
+        return True
+    if dist >= 2.2 * width:
+        return False
+    pa = np.array(a.corners, dtype=np.float32)
+    pb = np.array(b.corners, dtype=np.float32)
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    return bool(inter > p.overlap_max_rel * p.tile_aspect * width * width)
