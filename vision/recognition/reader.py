@@ -121,39 +121,78 @@ def _read_again(
         if left.shape[0] < 2:
             break
         margin = 2 * max(width, p.upscale_below_width_px)
-        hh, ww = crop.shape
-        bx0 = max(0, int(left[:, 0].min() - margin))
-        by0 = max(0, int(left[:, 1].min() - margin))
-        bx1 = min(ww, int(left[:, 0].max() + margin) + 1)
-        by1 = min(hh, int(left[:, 1].max() + margin) + 1)
-        part = _enlarged(crop[by0:by1, bx0:bx1], k, sharpen, p.upscale_sharpen_sigma)
-        found, found_width, _ = _read_crop(p, part, threshold, faint_scale=k)
-        found = [
-            _shifted(_scaled(t, 1.0 / k), bx0, by0)
-            for t in found
-            if t.confidence >= p.upscale_min_confidence
-        ]
+        found: list[TileReading] = []
+        found_width = 0.0
+        for bx0, by0, bx1, by1 in _clusters(left, margin, crop.shape):
+            part = _enlarged(crop[by0:by1, bx0:bx1], k, sharpen, p.upscale_sharpen_sigma)
+            got, got_width, _ = _read_crop(p, part, threshold, faint_scale=k)
+            found += [
+                _shifted(_scaled(t, 1.0 / k), bx0, by0)
+                for t in got
+                if t.confidence >= p.upscale_min_confidence
+            ]
+            found_width = max(found_width, got_width)
+        if not (small and sharpen == 0.0):
+            # a second look must explain spots: faint print on an empty board must not make
+            # a blank tile
+            found = [t for t in found if _inside(left, t).any()]
         if found and (width <= 0 or (small and sharpen == 0.0)):
             width = found_width / k
         tiles = _add_missing(p, tiles, found, width)
     return tiles, width
 
 
+def _clusters(spots: F64, margin: float, shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+    """Boxes ``(x0, y0, x1, y1)`` round groups of ``spots`` (rows x, y, ...), each spot with
+    ``margin`` round it; spots closer than two margins share a box."""
+    hh, ww = shape[:2]
+    step = max(4.0, margin / 2)
+    grid = np.zeros((int(hh / step) + 1, int(ww / step) + 1), dtype=np.uint8)
+    gx = (spots[:, 0] / step).astype(np.intp)
+    gy = (spots[:, 1] / step).astype(np.intp)
+    grid[gy, gx] = 1
+    r = 2 * math.ceil(margin / step) + 1
+    grid = np.asarray(cv2.dilate(grid, np.ones((r, r), np.uint8)), dtype=np.uint8)
+    _, labels = cv2.connectedComponents(grid, connectivity=8)
+    boxes: list[tuple[int, int, int, int]] = []
+    for lab in np.unique(labels[gy, gx]).tolist():
+        mine = spots[labels[gy, gx] == lab]
+        boxes.append(
+            (
+                max(0, int(mine[:, 0].min() - margin)),
+                max(0, int(mine[:, 1].min() - margin)),
+                min(ww, int(mine[:, 0].max() + margin) + 1),
+                min(hh, int(mine[:, 1].max() + margin) + 1),
+            )
+        )
+    return boxes
+
+
 def _unexplained(spots: F64, tiles: list[TileReading]) -> F64:
-    """The rows of ``spots`` (x, y, size) whose centre lies in no tile."""
+    """The rows of ``spots`` (x, y, size) whose centre lies in no tile, and (once some pips
+    were read) that are at least half as large as the pips read: specks are not pips."""
     if not tiles or spots.shape[0] == 0:
         return spots
     inside = np.zeros(spots.shape[0], dtype=np.bool_)
     for t in tiles:
-        poly = np.array(t.corners, dtype=np.float64)
-        c = poly.mean(axis=0)
-        u = (poly[1] + poly[2]) / 2 - (poly[0] + poly[3]) / 2  # across the tile
-        v = (poly[2] + poly[3]) / 2 - (poly[0] + poly[1]) / 2  # along the tile
-        d = spots[:, :2] - c
-        a = np.abs(d @ u) / max(float(u @ u), 1e-9)
-        b = np.abs(d @ v) / max(float(v @ v), 1e-9)
-        inside |= (a <= 0.55) & (b <= 0.55)
-    out: F64 = spots[~inside]
+        inside |= _inside(spots, t)
+    left = ~inside
+    if inside.any():
+        left &= spots[:, 2] >= 0.5 * float(np.median(spots[inside, 2]))
+    out: F64 = spots[left]
+    return out
+
+
+def _inside(spots: F64, tile: TileReading) -> npt.NDArray[np.bool_]:
+    """Per row of ``spots`` (x, y, ...): does its centre lie in ``tile``?"""
+    poly = np.array(tile.corners, dtype=np.float64)
+    c = poly.mean(axis=0)
+    u = (poly[1] + poly[2]) / 2 - (poly[0] + poly[3]) / 2  # across the tile
+    v = (poly[2] + poly[3]) / 2 - (poly[0] + poly[1]) / 2  # along the tile
+    d = spots[:, :2] - c
+    a = np.abs(d @ u) / max(float(u @ u), 1e-9)
+    b = np.abs(d @ v) / max(float(v @ v), 1e-9)
+    out: npt.NDArray[np.bool_] = (a <= 0.55) & (b <= 0.55)
     return out
 
 
