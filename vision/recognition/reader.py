@@ -231,11 +231,13 @@ def _read_crop(
     if not bars:
         return [], 0.0, _pip_like(p, blobs, 0.0)
     width = _scene_width(p, bars)
-    spots = _pip_like(p, blobs, width)
     proposals = _propose_tiles(p, bars, width)
     blobs = _with_pips(blobs, [row for pr in proposals for row in pr.bar.split_pips])
     tiles = _read_tiles(p, crop, labels, blobs, proposals, width=width)
     kept = _suppress_overlaps(p, tiles, width)
+    if not kept:
+        width = 0.0  # the bars were no tile's: their width says nothing
+    spots = _pip_like(p, blobs, width)
     log.debug(
         "%d bar candidates, tile width %.1f px, %d proposals, %d tiles read",
         len(bars),
