@@ -47,14 +47,15 @@ class RecognitionParams:
     #: thick is faint, and gaps of a pixel close up.
     upscale_below_width_px: float = 26.0
     upscale_factor: float = 2.0
-    #: On a second look a pixel darker than this fraction of the brightest pixel within
-    #: ``faint_window_px`` (original pixels) is dark (a thin bar blurred to half contrast).
-    faint_ratio: float = 0.6
+    #: The looks, first to last: each is sharpened with an unsharp mask of this strength
+    #: (Gaussian sigma ``look_sharpen_sigma`` original pixels), and in it a pixel darker than
+    #: ``look_faint_ratio`` of the brightest pixel within ``faint_window_px`` (original
+    #: pixels) is dark (a thin bar blurred to half contrast). Blur takes more contrast from a
+    #: thin bar than from a pip; sharpening gives some back (and makes noise).
+    look_sharpen: tuple[float, ...] = (0.0, 1.5, 2.5)
+    look_faint_ratio: tuple[float, ...] = (0.6, 0.6, 0.7)
+    look_sharpen_sigma: float = 1.0
     faint_window_px: float = 7.5
-    #: The last look is sharpened with this unsharp mask (strength, Gaussian sigma in
-    #: original pixels).
-    upscale_sharpen: float = 1.5
-    upscale_sharpen_sigma: float = 1.0
     #: Tiles found on a second look are reported only from this confidence up.
     upscale_min_confidence: float = 0.45
 
@@ -135,6 +136,10 @@ class RecognitionParams:
             problems.append("white_threshold must be in 1..254 or null")
         if not 0 < self.white_threshold_min <= self.white_threshold_max < 255:
             problems.append("need 0 < white_threshold_min <= white_threshold_max < 255")
+        if len(self.look_sharpen) != len(self.look_faint_ratio) or not all(
+            0 < r < 1 for r in self.look_faint_ratio
+        ):
+            problems.append("look_sharpen and look_faint_ratio must be as long, ratios in (0, 1)")
         if not 1 <= self.upscale_factor <= 4:
             problems.append("upscale_factor must be in [1, 4]")
         if self.min_image_side_px < 8:

@@ -116,7 +116,10 @@ def _read_again(
     k = p.upscale_factor if small else 1.0
     if small:
         tiles = []
-    for sharpen in (0.0, p.upscale_sharpen):
+    for look_index, (sharpen, ratio) in enumerate(
+        zip(p.look_sharpen, p.look_faint_ratio, strict=True)
+    ):
+        first = look_index == 0
         left = _unexplained(spots, tiles)
         if left.shape[0] < 2:
             break
@@ -124,19 +127,19 @@ def _read_again(
         found: list[TileReading] = []
         found_width = 0.0
         for bx0, by0, bx1, by1 in _clusters(left, margin, crop.shape):
-            part = _enlarged(crop[by0:by1, bx0:bx1], k, sharpen, p.upscale_sharpen_sigma)
-            got, got_width, _ = _read_crop(p, part, threshold, faint_scale=k)
+            part = _enlarged(crop[by0:by1, bx0:bx1], k, sharpen, p.look_sharpen_sigma)
+            got, got_width, _ = _read_crop(p, part, threshold, faint_scale=k, faint_ratio=ratio)
             found += [
                 _shifted(_scaled(t, 1.0 / k), bx0, by0)
                 for t in got
                 if t.confidence >= p.upscale_min_confidence
             ]
             found_width = max(found_width, got_width)
-        if not (small and sharpen == 0.0):
+        if not (small and first):
             # a second look must explain spots: faint print on an empty board must not make
             # a blank tile
             found = [t for t in found if _inside(left, t).any()]
-        if found and (width <= 0 or (small and sharpen == 0.0)):
+        if found and (width <= 0 or (small and first)):
             width = found_width / k
         tiles = _add_missing(p, tiles, found, width)
     return tiles, width
@@ -221,12 +224,19 @@ def _enlarged(crop: U8, k: float, sharpen: float, sigma: float) -> U8:
 
 
 def _read_crop(
-    p: RecognitionParams, crop: U8, threshold: int, *, faint_scale: float = 0.0
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    *,
+    faint_scale: float = 0.0,
+    faint_ratio: float = 0.6,
 ) -> tuple[list[TileReading], float, F64]:
     """Tiles read in ``crop`` (crop pixels), the scene's tile width (0 without bars) and the
     pip-like spots seen (``(n, 3)``: x, y, size). ``faint_scale`` > 0: also count faint
     line-like marks as dark, in a crop enlarged that many times (see :func:`_faint_marks`)."""
-    labels, blobs = _dark_regions(p, crop, threshold, faint_scale=faint_scale)
+    labels, blobs = _dark_regions(
+        p, crop, threshold, faint_scale=faint_scale, faint_ratio=faint_ratio
+    )
     bars = _find_bars(p, crop, labels, blobs)
     if not bars:
         return [], 0.0, _pip_like(p, blobs, 0.0)
@@ -365,7 +375,12 @@ class _Blobs:
 
 
 def _dark_regions(
-    p: RecognitionParams, grey: U8, threshold: int, *, faint_scale: float = 0.0
+    p: RecognitionParams,
+    grey: U8,
+    threshold: int,
+    *,
+    faint_scale: float = 0.0,
+    faint_ratio: float = 0.6,
 ) -> tuple[I32, _Blobs]:
     """Label dark regions (4-connected); label 0 is the white face.
 
@@ -384,7 +399,8 @@ def _dark_regions(
         eroded = cv2.erode(loose.view(np.uint8), np.ones((3, 3), np.uint8))
         dark = ((grey <= ink) | (eroded > 0)).astype(np.uint8)
         if faint_scale > 0:
-            dark |= _faint_marks(p, grey, dark, threshold, faint_scale).view(np.uint8)
+            marks = _faint_marks(p, grey, dark, threshold, scale=faint_scale, ratio=faint_ratio)
+            dark |= marks.view(np.uint8)
     else:
         dark = loose.astype(np.uint8)
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(dark, connectivity=4)
@@ -402,16 +418,16 @@ def _dark_regions(
 
 
 def _faint_marks(
-    p: RecognitionParams, grey: U8, dark: U8, threshold: int, scale: float
+    p: RecognitionParams, grey: U8, dark: U8, threshold: int, *, scale: float, ratio: float
 ) -> npt.NDArray[np.bool_]:
-    """``(H, W)`` bool: pixels darker than ``faint_ratio`` of the brightest face near them and
+    """``(H, W)`` bool: pixels darker than ``ratio`` of the brightest face near them and
     clear of the spots (small enclosed dark regions) already found: a thin bar, never the
     half-dark gaps between pips or between a pip and the bar (those stay face). A faint line
     that runs into the table (the seam between two touching tiles) joins the table. Sizes are
     original pixels times ``scale``."""
     k = 2 * round(p.faint_window_px * scale / 2) + 1
     near = cv2.dilate(grey, np.ones((k, k), np.uint8))
-    faint = (grey.astype(np.float32) <= p.faint_ratio * near) & (near > threshold)
+    faint = (grey.astype(np.float32) <= ratio * near) & (near > threshold)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=4)
     hh, ww = grey.shape
     x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
