@@ -56,6 +56,9 @@ class RecognitionParams:
     look_faint_ratio: tuple[float, ...] = (0.6, 0.6, 0.7)
     look_sharpen_sigma: float = 1.0
     faint_window_px: float = 7.5
+    #: A tile found on a second look is dropped if it overlaps a tile read before by more
+    #: than this fraction of a tile's area.
+    look_overlap_max_rel: float = 0.05
     #: Tiles found on a second look are reported only from this confidence up.
     upscale_min_confidence: float = 0.45
 

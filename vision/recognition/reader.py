@@ -136,9 +136,14 @@ def _read_again(
             ]
             found_width = max(found_width, got_width)
         if not (small and first):
-            # a second look must explain spots: faint print on an empty board must not make
-            # a blank tile
-            found = [t for t in found if _inside(left, t).any()]
+            # a second look must explain spots, at the scene's scale: faint print on an empty
+            # board must not make a tile
+            found = [
+                t
+                for t in found
+                if _inside(left, t).any()
+                and (width <= 0 or abs(_tile_width(t) / width - 1) <= p.width_tolerance_rel)
+            ]
         if found and (width <= 0 or (small and first)):
             width = found_width / k
         tiles = _add_missing(p, tiles, found, width)
@@ -186,6 +191,11 @@ def _unexplained(spots: F64, tiles: list[TileReading]) -> F64:
     return out
 
 
+def _tile_width(t: TileReading) -> float:
+    """The width of a tile read (its half centres lie one width apart)."""
+    return math.dist(t.halves[0].center, t.halves[1].center)
+
+
 def _inside(spots: F64, tile: TileReading) -> npt.NDArray[np.bool_]:
     """Per row of ``spots`` (x, y, ...): does its centre lie in ``tile``?"""
     poly = np.array(tile.corners, dtype=np.float64)
@@ -202,10 +212,12 @@ def _inside(spots: F64, tile: TileReading) -> npt.NDArray[np.bool_]:
 def _add_missing(
     p: RecognitionParams, tiles: list[TileReading], found: list[TileReading], width: float
 ) -> list[TileReading]:
-    """``tiles`` plus the tiles of ``found`` (most confident first) that clash with none."""
+    """``tiles`` plus the tiles of ``found`` (most confident first) that overlap none of them
+    by more than ``look_overlap_max_rel`` (real tiles do not overlap; a tile read straddling
+    a known one and the board beside it does)."""
     kept = list(tiles)
     for t in sorted(found, key=lambda t: -t.confidence):
-        if not any(_clash(p, t, k, width) for k in kept):
+        if not any(_clash(p, t, k, width, p.look_overlap_max_rel) for k in kept):
             kept.append(t)
     return kept
 
@@ -1067,13 +1079,16 @@ def _suppress_overlaps(
     """Keep the most confident of tiles that overlap (real tiles never overlap much)."""
     kept: list[TileReading] = []
     for t in sorted(tiles, key=lambda t: -t.confidence):
-        if not any(_clash(p, t, k, width) for k in kept):
+        if not any(_clash(p, t, k, width, p.overlap_max_rel) for k in kept):
             kept.append(t)
     return kept
 
 
-def _clash(p: RecognitionParams, a: TileReading, b: TileReading, width: float) -> bool:
-    """Are ``a`` and ``b`` one tile (centres close, or overlapping much)?"""
+def _clash(
+    p: RecognitionParams, a: TileReading, b: TileReading, width: float, overlap: float
+) -> bool:
+    """Are ``a`` and ``b`` one tile (centres close, or overlapping by more than ``overlap`` of
+    a tile's area)?"""
     dist = math.dist(a.center, b.center)
     if dist < p.duplicate_distance_rel * width:
         return True
@@ -1082,4 +1097,4 @@ def _clash(p: RecognitionParams, a: TileReading, b: TileReading, width: float) -
     pa = np.array(a.corners, dtype=np.float32)
     pb = np.array(b.corners, dtype=np.float32)
     inter, _ = cv2.intersectConvexConvex(pa, pb)
-    return bool(inter > p.overlap_max_rel * p.tile_aspect * width * width)
+    return bool(inter > overlap * p.tile_aspect * width * width)
