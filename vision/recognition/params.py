@@ -36,6 +36,9 @@ class RecognitionParams:
     #: Images smaller than this (either side, pixels) are refused.
     min_image_side_px: int = 16
 
+    #: Tiles narrower than this (pixels) are not reported (their pips would be under 3 px).
+    min_tile_width_px: float = 14.0
+
     # --- second look -----------------------------------------------------------------
     #: Pip-like spots (enclosed, round, at most ``spot_max_rel`` of the tile width across, or
     #: ``spot_max_px`` while no tile width is known) that lie in no tile read make the reader

@@ -80,7 +80,8 @@ def identify(
     crop = grey[y0:y1, x0:x1]
     tiles, width, spots = _read_crop(p, crop, threshold)
     tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
-    kept = [_shifted(t, x0, y0) for t in tiles]
+    # below this size pips are under three pixels: what looks like a tile is print or pips
+    kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
     if polygon is not None:
         kept = [t for t in kept if cv2.pointPolygonTest(polygon, t.center, False) >= 0]
     kept.sort(key=lambda t: (t.center[1], t.center[0]))
@@ -125,27 +126,31 @@ def _read_again(
             break
         margin = 2 * max(width, p.upscale_below_width_px)
         found: list[TileReading] = []
-        found_width = 0.0
         for bx0, by0, bx1, by1 in _clusters(left, margin, crop.shape):
             part = _enlarged(crop[by0:by1, bx0:bx1], k, sharpen, p.look_sharpen_sigma)
-            got, got_width, _ = _read_crop(p, part, threshold, faint_scale=k, faint_ratio=ratio)
+            got, _, _ = _read_crop(p, part, threshold, faint_scale=k, faint_ratio=ratio)
             found += [
                 _shifted(_scaled(t, 1.0 / k), bx0, by0)
                 for t in got
                 if t.confidence >= p.upscale_min_confidence
             ]
-            found_width = max(found_width, got_width)
-        if not (small and first):
-            # a second look must explain spots, at the scene's scale: faint print on an empty
-            # board must not make a tile
-            found = [
-                t
-                for t in found
-                if _inside(left, t).any()
-                and (width <= 0 or abs(_tile_width(t) / width - 1) <= p.width_tolerance_rel)
-            ]
-        if found and (width <= 0 or (small and first)):
-            width = found_width / k
+        if not found:
+            continue
+        if width <= 0 or (small and first):
+            # each group of spots was read on its own: the scene's width is the typical one
+            guess = float(np.median([_tile_width(t) for t in found]))
+            if float(np.median(spots[:, 2])) > p.spot_max_rel * guess:
+                continue  # the spots are too big to be these tiles' pips: not tiles
+            width = guess
+        # at the scene's scale (a group of pips read alone can pass for a tiny tile), and
+        # after the first look only where spots were unexplained: faint print on an empty
+        # board must not make a tile
+        found = [
+            t
+            for t in found
+            if abs(_tile_width(t) / width - 1) <= p.width_tolerance_rel
+            and ((small and first) or _inside(left, t).any())
+        ]
         tiles = _add_missing(p, tiles, found, width)
     return tiles, width
 
