@@ -115,8 +115,11 @@ def _read_again(
     else:
         small = float(np.median(spots[:, 2])) <= p.upscale_below_width_px / 4
     k = p.upscale_factor if small else 1.0
+    native: list[TileReading] = []
     if small:
-        tiles = []
+        # the first reading sits at the resolution limit: the enlarged one comes first, and
+        # what it misses is taken from the first
+        native, tiles = tiles, []
     for look_index, (sharpen, ratio) in enumerate(
         zip(p.look_sharpen, p.look_faint_ratio, strict=True)
     ):
@@ -151,8 +154,12 @@ def _read_again(
             if abs(_tile_width(t) / width - 1) <= p.width_tolerance_rel
             and ((small and first) or _inside(left, t).any())
         ]
-        tiles = _add_missing(p, tiles, found, width)
-    return tiles, width
+        if first and native:
+            # the enlarged and the first reading: where they differ, the more confident
+            tiles, native = _suppress_overlaps(p, native + found, width), []
+        else:
+            tiles = _add_missing(p, tiles, found, width)
+    return _add_missing(p, tiles, native, width), width
 
 
 def _clusters(spots: F64, margin: float, shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
