@@ -18,6 +18,9 @@ How it reads a frame (no board, camera or colour knowledge; the scale comes from
 4. *Confidence*: how well the pips fit a standard layout, how clean the faces are, how similar
    the pips are in size, how typical the bar is and whether the width was measured;
    overlapping proposals keep the most confident.
+5. *Second looks*: where round, pip-sized spots lie in no tile read, those parts are read
+   again with faint line-like marks counted as dark, then sharpened; small tiles (about
+   22 px wide) enlarged 2x. See :func:`_read_again`.
 
 Letter boxes, logos and markers fail the cleanliness or layout checks. Printed pictures of
 dominoes with clean faces do look like tiles from above (they are flat, but that is not
@@ -101,12 +104,13 @@ def _read_again(
     """Look again where pip-like spots lie outside every tile read.
 
     A dividing bar about a pixel thick, or blurred, is fainter than ink, so its tile was not
-    proposed. Small tiles (narrower than ``upscale_below_width_px``, or no tile read and tiny
-    spots) are read again enlarged by ``upscale_factor``, replacing the first reading (which
-    sits at the resolution limit); then, at most twice, the part of the crop round the spots
-    still unexplained is read with faint line-like marks counted as dark, the second time
-    sharpened. Tiles found on a second look fill gaps only: they never displace a tile read
-    before, and need ``upscale_min_confidence``.
+    proposed. Each look reads the groups of spots still unexplained with faint line-like marks
+    counted as dark (``look_faint_ratio``), sharpened by ``look_sharpen``. Small tiles
+    (narrower than ``upscale_below_width_px``, or no tile read and tiny spots) are looked at
+    enlarged by ``upscale_factor``, and the first look is merged with the first reading (the
+    more confident tile wins where they overlap). Any other tile a look finds fills a gap
+    only: it must hold an unexplained spot, be at the scene's scale, overlap no tile read
+    before by more than ``look_overlap_max_rel``, and have ``upscale_min_confidence``.
     """
     if spots.shape[0] < 2:
         return tiles, width
