@@ -45,6 +45,8 @@ class RecognitionParams:
     #: look again there (see :func:`vision.recognition.reader._read_again`).
     spot_max_rel: float = 0.35
     spot_max_px: float = 12.0
+    #: More unexplained spots than this is noise (a double-nine set has 990 pips): no look.
+    look_max_spots: int = 1500
     #: Tiles narrower than this (pixels), or, with no tile read, spots at most a quarter of it
     #: across, are read again enlarged by ``upscale_factor``: a dividing bar about a pixel
     #: thick is faint, and gaps of a pixel close up.

@@ -129,8 +129,8 @@ def _read_again(
     ):
         first = look_index == 0
         left = _unexplained(spots, tiles)
-        if left.shape[0] < 2:
-            break
+        if not 2 <= left.shape[0] <= p.look_max_spots:
+            break  # nothing to explain, or noise: more spots than any set of tiles has pips
         margin = 2 * max(width, p.upscale_below_width_px)
         found: list[TileReading] = []
         for bx0, by0, bx1, by1 in _clusters(left, margin, crop.shape):
