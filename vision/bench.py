@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 #: The unlicensed real photos live beside the repository, never inside it.
@@ -63,6 +64,7 @@ def run_benchmarks(quick: bool) -> list[dict[str, object]]:
                 "note": "CPU time of the process: what a busy shared machine does not inflate",
             }
         )
+        rows.append(_rendered_scene_row(identify, quick))
         count = 20 if quick else 500
         for pip in (4.0, None):
             report = evaluate_synthetic(count, seed=1000, pip_diameter_px=pip)
@@ -129,3 +131,31 @@ def run_benchmarks(quick: bool) -> list[dict[str, object]]:
     finally:
         cv2.setNumThreads(threads)
     return rows
+
+
+def _rendered_scene_row(identify: Callable[..., object], quick: bool) -> dict[str, object]:
+    """Recognition time on the fixture renderer's default camera (1280x720, standard table:
+    tiles about 45 x 22 px, read enlarged)."""
+    import tempfile
+
+    import cv2
+
+    from vision.render.stills import render_stills
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = render_stills(Path(tmp), 6, seed=3, sweep=False)
+        images = [cv2.imread(str(path)) for path in paths]
+    identify(images[0])  # warm-up
+    cpu = []
+    for _ in range(3 if quick else 10):
+        for image in images:
+            c0 = time.process_time()
+            identify(image)
+            cpu.append(time.process_time() - c0)
+    return {
+        "name": "vision.recognition.rendered_scene_1280x720_cpu",
+        "value": round(1000 * statistics.median(cpu), 2),
+        "unit": "ms (median CPU time, 1 core)",
+        "target": None,
+        "note": f"{len(images)} rendered stills (default look, 1-21 tiles of about 22 px wide)",
+    }

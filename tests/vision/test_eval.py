@@ -202,3 +202,26 @@ def test_eval_on_ddd_dev_subset(tmp_path: Path) -> None:
         report.images.append(_score(item, identify(read_image(item.path))))
     s = report.summary()
     assert s["half_pip_accuracy"] == 1.0 and s["false_tiles"] == 0
+
+
+def test_report_groups_tile_identity_by_image_size_and_pip_diameter() -> None:
+    from vision.evaluation.report import EvalReport, ImageResult
+    from vision.evaluation.scoring import ImageScore
+
+    def result(name: str, tiles: int, correct: int, pip: float, size: str) -> ImageResult:
+        score = ImageScore(truth_tiles=tiles, tiles_correct=correct)
+        return ImageResult(name, score, 0.0, 0, pip_diameter_px=pip, size=size)
+
+    report = EvalReport("x", "generic")
+    report.images += [
+        result("a", 10, 9, 4.2, "1280x720"),
+        result("b", 4, 4, 4.4, "1280x720"),
+        result("c", 6, 6, 6.8, "1920x1080"),
+    ]
+    assert report.by_group() == {
+        "size": {"1280x720": (14, 13, 0), "1920x1080": (6, 6, 0)},
+        "pip_diameter_px": {"4.0-4.5": (14, 13, 0), "6.5-7.0": (6, 6, 0)},
+    }
+    assert "1280x720" in report.format_text()
+    groups = report.summary()["by_group"]
+    assert groups["size"]["1920x1080"] == {"tiles": 6, "correct": 6, "false_tiles": 0}  # type: ignore[index]

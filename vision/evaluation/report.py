@@ -30,6 +30,10 @@ class ImageResult:
     score: ImageScore
     seconds: float
     low_confidence: int  # readings below 0.5 confidence
+    #: smallest pip diameter in the image (generic truth's ``pip_diameter_px``), if given
+    pip_diameter_px: float | None = None
+    #: ``"WxH"`` of the image, if known
+    size: str | None = None
 
 
 @dataclass(slots=True)
@@ -46,6 +50,26 @@ class EvalReport:
         for r in self.images:
             total += r.score.confusion
         return total
+
+    def by_group(self) -> dict[str, dict[str, tuple[int, int, int]]]:
+        """Tile identity per image size and per bin of 0.5 px of the smallest pip diameter:
+        ``{"size": {"1280x720": (tiles, correct, false tiles)}, "pip_diameter_px": {...}}``."""
+        out: dict[str, dict[str, tuple[int, int, int]]] = {"size": {}, "pip_diameter_px": {}}
+        for r in self.images:
+            keys = []
+            if r.size is not None:
+                keys.append(("size", r.size))
+            if r.pip_diameter_px is not None:
+                lo = int(r.pip_diameter_px * 2) / 2
+                keys.append(("pip_diameter_px", f"{lo:.1f}-{lo + 0.5:.1f}"))
+            for group, key in keys:
+                t, c, f = out[group].get(key, (0, 0, 0))
+                out[group][key] = (
+                    t + r.score.truth_tiles,
+                    c + r.score.tiles_correct,
+                    f + r.score.false_tiles,
+                )
+        return {g: dict(sorted(v.items())) for g, v in out.items() if v}
 
     def summary(self) -> dict[str, object]:
         """Totals, rates, timing and the confusion matrix (JSON-ready)."""
@@ -66,6 +90,10 @@ class EvalReport:
         out["confusion_rows"] = [str(i) for i in range(N_PIPS)] + ["empty"]
         out["confusion_cols"] = [str(i) for i in range(N_PIPS)] + ["bad", "miss"]
         out["confusion"] = self.confusion().tolist()
+        out["by_group"] = {
+            g: {k: {"tiles": t, "correct": c, "false_tiles": f} for k, (t, c, f) in v.items()}
+            for g, v in self.by_group().items()
+        }
         out["failures"] = {r.name: r.score.wrong for r in self.images if r.score.wrong}
         return out
 
@@ -87,6 +115,12 @@ class EvalReport:
         ]
         if secs:
             lines.append(f"median time per image {1000 * float(np.median(secs)):.1f} ms")
+        for group, rows in self.by_group().items():
+            if len(rows) > 1:
+                lines.append(f"tile identity by {group.replace('_', ' ')}:")
+                lines.extend(
+                    f"  {key:>11}  {pct(c, t)}, false tiles {f}" for key, (t, c, f) in rows.items()
+                )
         conf = self.confusion()
         used = [i for i in range(N_PIPS) if conf[i].sum() or conf[:, i].sum()]
         cols = [*used, N_PIPS, COL_MISS]

@@ -67,7 +67,17 @@ def evaluate_dir(
         reading = read(image)
         seconds = time.perf_counter() - t0
         result = _score(item, reading)
-        report.images.append(ImageResult(item.name, result.score, seconds, result.low_confidence))
+        pip = item.raw.get("pip_diameter_px") if item.kind == "generic" else None
+        report.images.append(
+            ImageResult(
+                item.name,
+                result.score,
+                seconds,
+                result.low_confidence,
+                pip_diameter_px=float(pip) if isinstance(pip, int | float) else None,
+                size=f"{image.shape[1]}x{image.shape[0]}",
+            )
+        )
         if progress is not None:
             progress(k, len(items), item.name)
     return report

@@ -36,6 +36,37 @@ class RecognitionParams:
     #: Images smaller than this (either side, pixels) are refused.
     min_image_side_px: int = 16
 
+    #: Tiles narrower than this (pixels) are not reported (their pips would be under 3 px).
+    min_tile_width_px: float = 14.0
+
+    # --- second look -----------------------------------------------------------------
+    #: Pip-like spots (enclosed, round, at most ``spot_max_rel`` of the tile width across, or
+    #: ``spot_max_px`` while no tile width is known) that lie in no tile read make the reader
+    #: look again there (see :func:`vision.recognition.reader._read_again`).
+    spot_max_rel: float = 0.35
+    spot_max_px: float = 12.0
+    #: More unexplained spots than this is noise (a double-nine set has 990 pips): no look.
+    look_max_spots: int = 1500
+    #: Tiles narrower than this (pixels), or, with no tile read, spots at most a quarter of it
+    #: across, are read again enlarged by ``upscale_factor``: a dividing bar about a pixel
+    #: thick is faint, and gaps of a pixel close up.
+    upscale_below_width_px: float = 26.0
+    upscale_factor: float = 2.0
+    #: The looks, first to last: each is sharpened with an unsharp mask of this strength
+    #: (Gaussian sigma ``look_sharpen_sigma`` original pixels), and in it a pixel darker than
+    #: ``look_faint_ratio`` of the brightest pixel within ``faint_window_px`` (original
+    #: pixels) is dark (a thin bar blurred to half contrast). Blur takes more contrast from a
+    #: thin bar than from a pip; sharpening gives some back (and makes noise).
+    look_sharpen: tuple[float, ...] = (0.0, 1.5, 2.5)
+    look_faint_ratio: tuple[float, ...] = (0.6, 0.6, 0.7)
+    look_sharpen_sigma: float = 1.0
+    faint_window_px: float = 7.5
+    #: A tile found on a second look is dropped if it overlaps a tile read before by more
+    #: than this fraction of a tile's area.
+    look_overlap_max_rel: float = 0.05
+    #: Tiles found on a second look are reported only from this confidence up.
+    upscale_min_confidence: float = 0.45
+
     # --- dividing bars (one per tile) -------------------------------------------------------
     #: Smallest bar length in pixels (tiles whose bar is shorter are too small to read).
     bar_min_length_px: float = 5.0
@@ -113,6 +144,12 @@ class RecognitionParams:
             problems.append("white_threshold must be in 1..254 or null")
         if not 0 < self.white_threshold_min <= self.white_threshold_max < 255:
             problems.append("need 0 < white_threshold_min <= white_threshold_max < 255")
+        if len(self.look_sharpen) != len(self.look_faint_ratio) or not all(
+            0 < r < 1 for r in self.look_faint_ratio
+        ):
+            problems.append("look_sharpen and look_faint_ratio must be as long, ratios in (0, 1)")
+        if not 1 <= self.upscale_factor <= 4:
+            problems.append("upscale_factor must be in [1, 4]")
         if self.min_image_side_px < 8:
             problems.append("min_image_side_px must be >= 8")
         if not 0 < self.bar_min_rel < self.bar_max_rel <= 1.5:

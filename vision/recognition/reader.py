@@ -18,6 +18,9 @@ How it reads a frame (no board, camera or colour knowledge; the scale comes from
 4. *Confidence*: how well the pips fit a standard layout, how clean the faces are, how similar
    the pips are in size, how typical the bar is and whether the width was measured;
    overlapping proposals keep the most confident.
+5. *Second looks*: where round, pip-sized spots lie in no tile read, those parts are read
+   again with faint line-like marks counted as dark, then sharpened; small tiles (about
+   22 px wide) enlarged 2x. See :func:`_read_again`.
 
 Letter boxes, logos and markers fail the cleanliness or layout checks. Printed pictures of
 dominoes with clean faces do look like tiles from above (they are flat, but that is not
@@ -78,18 +81,201 @@ def identify(
         return SceneReading(tiles=(), width=w, height=h)
     x0, y0, x1, y1 = roi
     crop = grey[y0:y1, x0:x1]
-    labels, blobs = _dark_regions(p, crop, threshold)
+    tiles, width, spots = _read_crop(p, crop, threshold)
+    tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
+    # below this size pips are under three pixels: what looks like a tile is print or pips
+    kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
+    if polygon is not None:
+        kept = [t for t in kept if cv2.pointPolygonTest(polygon, t.center, False) >= 0]
+    kept.sort(key=lambda t: (t.center[1], t.center[0]))
+    length = width * p.tile_aspect if kept else 0.0
+    return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+
+
+def _read_again(
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    *,
+    tiles: list[TileReading],
+    width: float,
+    spots: F64,
+) -> tuple[list[TileReading], float]:
+    """Look again where pip-like spots lie outside every tile read.
+
+    A dividing bar about a pixel thick, or blurred, is fainter than ink, so its tile was not
+    proposed. Each look reads the groups of spots still unexplained with faint line-like marks
+    counted as dark (``look_faint_ratio``), sharpened by ``look_sharpen``. Small tiles
+    (narrower than ``upscale_below_width_px``, or no tile read and tiny spots) are looked at
+    enlarged by ``upscale_factor``, and the first look is merged with the first reading (the
+    more confident tile wins where they overlap). Any other tile a look finds fills a gap
+    only: it must hold an unexplained spot, be at the scene's scale, overlap no tile read
+    before by more than ``look_overlap_max_rel``, and have ``upscale_min_confidence``.
+    """
+    if spots.shape[0] < 2:
+        return tiles, width
+    if width > 0:
+        small = width < p.upscale_below_width_px
+    else:
+        small = float(np.median(spots[:, 2])) <= p.upscale_below_width_px / 4
+    k = p.upscale_factor if small else 1.0
+    native: list[TileReading] = []
+    if small:
+        # the first reading sits at the resolution limit: the enlarged one comes first, and
+        # what it misses is taken from the first
+        native, tiles = tiles, []
+    for look_index, (sharpen, ratio) in enumerate(
+        zip(p.look_sharpen, p.look_faint_ratio, strict=True)
+    ):
+        first = look_index == 0
+        left = _unexplained(spots, tiles)
+        if not 2 <= left.shape[0] <= p.look_max_spots:
+            break  # nothing to explain, or noise: more spots than any set of tiles has pips
+        margin = 2 * max(width, p.upscale_below_width_px)
+        found: list[TileReading] = []
+        for bx0, by0, bx1, by1 in _clusters(left, margin, crop.shape):
+            part = _enlarged(crop[by0:by1, bx0:bx1], k, sharpen, p.look_sharpen_sigma)
+            got, _, _ = _read_crop(p, part, threshold, faint_scale=k, faint_ratio=ratio)
+            found += [
+                _shifted(_scaled(t, 1.0 / k), bx0, by0)
+                for t in got
+                if t.confidence >= p.upscale_min_confidence
+            ]
+        if not found:
+            continue
+        if width <= 0 or (small and first):
+            # each group of spots was read on its own: the scene's width is the typical one
+            guess = float(np.median([_tile_width(t) for t in found]))
+            if float(np.median(spots[:, 2])) > p.spot_max_rel * guess:
+                continue  # the spots are too big to be these tiles' pips: not tiles
+            width = guess
+        # at the scene's scale (a group of pips read alone can pass for a tiny tile), and
+        # after the first look only where spots were unexplained: faint print on an empty
+        # board must not make a tile
+        found = [
+            t
+            for t in found
+            if abs(_tile_width(t) / width - 1) <= p.width_tolerance_rel
+            and ((small and first) or _inside(left, t).any())
+        ]
+        if first and native:
+            # the enlarged and the first reading: where they differ, the more confident
+            tiles, native = _suppress_overlaps(p, native + found, width), []
+        else:
+            tiles = _add_missing(p, tiles, found, width)
+    return _add_missing(p, tiles, native, width), width
+
+
+def _clusters(spots: F64, margin: float, shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+    """Boxes ``(x0, y0, x1, y1)`` round groups of ``spots`` (rows x, y, ...), each spot with
+    ``margin`` round it; spots closer than two margins share a box."""
+    hh, ww = shape[:2]
+    step = max(4.0, margin / 2)
+    grid = np.zeros((int(hh / step) + 1, int(ww / step) + 1), dtype=np.uint8)
+    gx = (spots[:, 0] / step).astype(np.intp)
+    gy = (spots[:, 1] / step).astype(np.intp)
+    grid[gy, gx] = 1
+    r = 2 * math.ceil(margin / step) + 1
+    grid = np.asarray(cv2.dilate(grid, np.ones((r, r), np.uint8)), dtype=np.uint8)
+    _, labels = cv2.connectedComponents(grid, connectivity=8)
+    boxes: list[tuple[int, int, int, int]] = []
+    for lab in np.unique(labels[gy, gx]).tolist():
+        mine = spots[labels[gy, gx] == lab]
+        boxes.append(
+            (
+                max(0, int(mine[:, 0].min() - margin)),
+                max(0, int(mine[:, 1].min() - margin)),
+                min(ww, int(mine[:, 0].max() + margin) + 1),
+                min(hh, int(mine[:, 1].max() + margin) + 1),
+            )
+        )
+    return boxes
+
+
+def _unexplained(spots: F64, tiles: list[TileReading]) -> F64:
+    """The rows of ``spots`` (x, y, size) whose centre lies in no tile, and (once some pips
+    were read) that are at least half as large as the pips read: specks are not pips."""
+    if not tiles or spots.shape[0] == 0:
+        return spots
+    inside = np.zeros(spots.shape[0], dtype=np.bool_)
+    for t in tiles:
+        inside |= _inside(spots, t)
+    left = ~inside
+    if inside.any():
+        left &= spots[:, 2] >= 0.5 * float(np.median(spots[inside, 2]))
+    out: F64 = spots[left]
+    return out
+
+
+def _tile_width(t: TileReading) -> float:
+    """The width of a tile read (its half centres lie one width apart)."""
+    return math.dist(t.halves[0].center, t.halves[1].center)
+
+
+def _inside(spots: F64, tile: TileReading) -> npt.NDArray[np.bool_]:
+    """Per row of ``spots`` (x, y, ...): does its centre lie in ``tile``?"""
+    poly = np.array(tile.corners, dtype=np.float64)
+    c = poly.mean(axis=0)
+    u = (poly[1] + poly[2]) / 2 - (poly[0] + poly[3]) / 2  # across the tile
+    v = (poly[2] + poly[3]) / 2 - (poly[0] + poly[1]) / 2  # along the tile
+    d = spots[:, :2] - c
+    a = np.abs(d @ u) / max(float(u @ u), 1e-9)
+    b = np.abs(d @ v) / max(float(v @ v), 1e-9)
+    out: npt.NDArray[np.bool_] = (a <= 0.55) & (b <= 0.55)
+    return out
+
+
+def _add_missing(
+    p: RecognitionParams, tiles: list[TileReading], found: list[TileReading], width: float
+) -> list[TileReading]:
+    """``tiles`` plus the tiles of ``found`` (most confident first) that overlap none of them
+    by more than ``look_overlap_max_rel`` (real tiles do not overlap; a tile read straddling
+    a known one and the board beside it does)."""
+    kept = list(tiles)
+    for t in sorted(found, key=lambda t: -t.confidence):
+        if not any(_clash(p, t, k, width, p.look_overlap_max_rel) for k in kept):
+            kept.append(t)
+    return kept
+
+
+def _enlarged(crop: U8, k: float, sharpen: float, sigma: float) -> U8:
+    """``crop`` enlarged ``k`` times and, with ``sharpen`` > 0, sharpened (unsharp mask of
+    Gaussian ``sigma`` original pixels), which gives back some of the contrast that blur took
+    from a bar about a pixel thick."""
+    big = crop
+    if k != 1:
+        big = np.asarray(cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC))
+    if sharpen <= 0:
+        return np.asarray(big, dtype=np.uint8)
+    soft = cv2.GaussianBlur(big, (0, 0), sigma * k)
+    return np.asarray(cv2.addWeighted(big, 1 + sharpen, soft, -sharpen, 0), dtype=np.uint8)
+
+
+def _read_crop(
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    *,
+    faint_scale: float = 0.0,
+    faint_ratio: float = 0.6,
+) -> tuple[list[TileReading], float, F64]:
+    """Tiles read in ``crop`` (crop pixels), the scene's tile width (0 without bars) and the
+    pip-like spots seen (``(n, 3)``: x, y, size). ``faint_scale`` > 0: also count faint
+    line-like marks as dark, in a crop enlarged that many times (see :func:`_faint_marks`)."""
+    labels, blobs = _dark_regions(
+        p, crop, threshold, faint_scale=faint_scale, faint_ratio=faint_ratio
+    )
     bars = _find_bars(p, crop, labels, blobs)
     if not bars:
-        return SceneReading(tiles=(), width=w, height=h)
+        return [], 0.0, _pip_like(p, blobs, 0.0)
     width = _scene_width(p, bars)
     proposals = _propose_tiles(p, bars, width)
     blobs = _with_pips(blobs, [row for pr in proposals for row in pr.bar.split_pips])
     tiles = _read_tiles(p, crop, labels, blobs, proposals, width=width)
-    kept = [_shifted(t, x0, y0) for t in _suppress_overlaps(p, tiles, width)]
-    if polygon is not None:
-        kept = [t for t in kept if cv2.pointPolygonTest(polygon, t.center, False) >= 0]
-    kept.sort(key=lambda t: (t.center[1], t.center[0]))
+    kept = _suppress_overlaps(p, tiles, width)
+    if not kept:
+        width = 0.0  # the bars were no tile's: their width says nothing
+    spots = _pip_like(p, blobs, width)
     log.debug(
         "%d bar candidates, tile width %.1f px, %d proposals, %d tiles read",
         len(bars),
@@ -97,8 +283,21 @@ def identify(
         len(proposals),
         len(kept),
     )
-    length = width * p.tile_aspect if kept else 0.0
-    return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+    return kept, width, spots
+
+
+def _pip_like(p: RecognitionParams, blobs: _Blobs, width: float) -> F64:
+    """``(n, 3)``: centre and size of the enclosed, round dark spots of pip size (at most
+    ``spot_max_rel`` of the tile width across, or ``spot_max_px`` when no width is known)."""
+    bw, bh, area = blobs.w, blobs.h, blobs.area
+    side = p.spot_max_rel * width if width > 0 else p.spot_max_px
+    fill = area / np.maximum(bw * bh * (math.pi / 4), 1.0)
+    longest = np.maximum(bw, bh)
+    ok = blobs.enclosed & (area >= p.pip_min_area_px) & (longest <= side)
+    ok &= (fill >= p.pip_min_fill) & (longest <= 1.5 * np.minimum(bw, bh))
+    idx = np.flatnonzero(ok)
+    out: F64 = np.column_stack([blobs.cx[idx], blobs.cy[idx], longest[idx].astype(np.float64)])
+    return out
 
 
 def _region(region: Sequence[Point] | None) -> npt.NDArray[np.float32] | None:
@@ -164,6 +363,14 @@ def _face_box(grey: U8, threshold: int) -> tuple[int, int, int, int] | None:
     return int(x0), int(y0), int(x1), int(y1)
 
 
+def _scaled(t: TileReading, k: float) -> TileReading:
+    c = tuple((x * k, y * k) for x, y in t.corners)
+    halves = tuple(
+        HalfReading((h.center[0] * k, h.center[1] * k), h.pips, h.confidence) for h in t.halves
+    )
+    return TileReading((c[0], c[1], c[2], c[3]), (halves[0], halves[1]), t.confidence)
+
+
 def _shifted(t: TileReading, dx: float, dy: float) -> TileReading:
     if dx == 0 and dy == 0:
         return t
@@ -195,8 +402,19 @@ class _Blobs:
     face: float
 
 
-def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, _Blobs]:
-    """Label dark regions (4-connected); label 0 is the white face."""
+def _dark_regions(
+    p: RecognitionParams,
+    grey: U8,
+    threshold: int,
+    *,
+    faint_scale: float = 0.0,
+    faint_ratio: float = 0.6,
+) -> tuple[I32, _Blobs]:
+    """Label dark regions (4-connected); label 0 is the white face.
+
+    ``faint_scale`` > 0 (a second look, in a crop enlarged that many times): a pixel darker
+    than ``faint_ratio`` of the brightest face near it is dark too, so a dividing bar about a
+    pixel thick in the original frame, blurred to half contrast, still shows."""
     loose = grey <= threshold
     faces = grey[::4, ::4][~loose[::4, ::4]]
     ink = float(threshold)
@@ -208,6 +426,9 @@ def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, 
         # one- or two-pixel bridges between ink marks.
         eroded = cv2.erode(loose.view(np.uint8), np.ones((3, 3), np.uint8))
         dark = ((grey <= ink) | (eroded > 0)).astype(np.uint8)
+        if faint_scale > 0:
+            marks = _faint_marks(p, grey, dark, threshold, scale=faint_scale, ratio=faint_ratio)
+            dark |= marks.view(np.uint8)
     else:
         dark = loose.astype(np.uint8)
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(dark, connectivity=4)
@@ -222,6 +443,40 @@ def _dark_regions(p: RecognitionParams, grey: U8, threshold: int) -> tuple[I32, 
     clean[0] = True
     blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, ink, face)
     return labels.astype(np.int32, copy=False), blobs
+
+
+def _faint_marks(
+    p: RecognitionParams, grey: U8, dark: U8, threshold: int, *, scale: float, ratio: float
+) -> npt.NDArray[np.bool_]:
+    """``(H, W)`` bool: pixels darker than ``ratio`` of the brightest face near them and
+    clear of the spots (small enclosed dark regions) already found: a thin bar, never the
+    half-dark gaps between pips or between a pip and the bar (those stay face). A faint line
+    that runs into the table (the seam between two touching tiles) joins the table. Sizes are
+    original pixels times ``scale``."""
+    k = 2 * round(p.faint_window_px * scale / 2) + 1
+    near = cv2.dilate(grey, np.ones((k, k), np.uint8))
+    faint = (grey.astype(np.float32) <= ratio * near) & (near > threshold)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=4)
+    hh, ww = grey.shape
+    x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    small = (x > 0) & (y > 0) & (x + w < ww) & (y + h < hh) & (stats[:, 4] * 50 < hh * ww)
+    # pips (and pips run together), not pieces of a bar: thick, and no longer than a half
+    small &= np.maximum(w, h) <= p.upscale_below_width_px * scale / 2
+    small &= np.minimum(w, h) >= 2 * scale
+    small[0] = False
+    spots = small[labels].view(np.uint8)
+    gap = 2 * round(scale) + 1
+    clear = cv2.dilate(spots, np.ones((gap, gap), np.uint8)) == 0
+    marks = (faint & clear).view(np.uint8)
+    # only line-like marks: a faint smudge on a face must not become a pip
+    _, lab, st, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    long_side = np.maximum(st[:, 2], st[:, 3])
+    line = long_side >= p.bar_min_aspect * np.minimum(st[:, 2], st[:, 3])
+    line |= st[:, 4] < 0.5 * st[:, 2] * st[:, 3]  # a diagonal line fills little of its box
+    line &= long_side >= p.bar_min_length_px * scale
+    line[0] = False
+    out: npt.NDArray[np.bool_] = line[lab]
+    return out
 
 
 # --------------------------------------------------------------------------- stage 2: bars
@@ -668,11 +923,50 @@ def _read_half(
     n = int(counts.sum())
     if n > min(p.max_pips, MAX_LAYOUT):
         return None
-    # Touching pips: their positions are not individual pips, so the layout is not checked.
-    single = bool(np.all(counts == 1))
     points = np.column_stack([pts_a, pts_b])
-    rms, spacing = layout_fit(points) if single else (p.layout_rms_soft, 0.0)
-    return _Half(hc, n, rms, dirt, tuple(areas.tolist()), spacing, points)
+    if np.all(counts == 1):
+        rms, spacing = layout_fit(points)
+        return _Half(hc, n, rms, dirt, tuple(areas.tolist()), spacing, points)
+    # Touching pips in a row (small pips whose gap blurred shut): spread them along the
+    # run's long side, so the layout is still checked and their places are not ghosts.
+    rows = _spread_runs(blobs, ids, counts, points, pr=pr, half_len=half_len, half_wid=half_wid)
+    if rows is None:
+        return _Half(hc, n, p.layout_rms_soft, dirt, tuple(areas.tolist()), 0.0, points)
+    rms, spacing = layout_fit(rows)
+    per_pip = tuple(a / c for a, c in zip(areas.tolist(), counts.tolist(), strict=True))
+    return _Half(hc, n, rms, dirt, per_pip, spacing, rows)
+
+
+def _spread_runs(
+    blobs: _Blobs,
+    ids: I32,
+    counts: npt.NDArray[np.int64],
+    points: F64,
+    *,
+    pr: _Proposal,
+    half_len: float,
+    half_wid: float,
+) -> F64 | None:
+    """``(n, 2)`` pip positions (half-square units) with every run of ``c`` touching pips
+    replaced by ``c`` points along its long side; ``None`` if a run is not clearly longer one
+    way (pips run together diagonally)."""
+    out: list[tuple[float, float]] = []
+    for k, c in enumerate(counts.tolist()):
+        if c == 1:
+            out.append((float(points[k, 0]), float(points[k, 1])))
+            continue
+        bw, bh = float(blobs.w[ids[k]]), float(blobs.h[ids[k]])
+        long_side, short_side = max(bw, bh), min(bw, bh)
+        if long_side < 1.5 * short_side:
+            return None
+        axis = (1.0, 0.0) if bw >= bh else (0.0, 1.0)
+        step = (long_side - short_side) / (c - 1)
+        da = (axis[0] * pr.along[0] + axis[1] * pr.along[1]) * step / half_len
+        db = (axis[0] * pr.across[0] + axis[1] * pr.across[1]) * step / half_wid
+        for i in range(c):
+            t = i - (c - 1) / 2
+            out.append((float(points[k, 0]) + t * da, float(points[k, 1]) + t * db))
+    return np.asarray(out, dtype=np.float64).reshape(-1, 2)
 
 
 def _count_ghosts(
@@ -799,25 +1093,24 @@ def _suppress_overlaps(
     p: RecognitionParams, tiles: list[TileReading], width: float
 ) -> list[TileReading]:
     """Keep the most confident of tiles that overlap (real tiles never overlap much)."""
-    order = sorted(tiles, key=lambda t: -t.confidence)
     kept: list[TileReading] = []
-    polys: list[npt.NDArray[np.float32]] = []
-    for t in order:
-        poly = np.array(t.corners, dtype=np.float32)
-        cx, cy = t.center
-        clash = False
-        for k, kp in zip(kept, polys, strict=True):
-            kx, ky = k.center
-            dist = math.hypot(cx - kx, cy - ky)
-            if dist < p.duplicate_distance_rel * width:
-                clash = True
-                break
-            if dist < 2.2 * width:
-                inter, _ = cv2.intersectConvexConvex(poly, kp)
-                if inter > p.overlap_max_rel * p.tile_aspect * width * width:
-                    clash = True
-                    break
-        if not clash:
+    for t in sorted(tiles, key=lambda t: -t.confidence):
+        if not any(_clash(p, t, k, width, p.overlap_max_rel) for k in kept):
             kept.append(t)
-            polys.append(poly)
     return kept
+
+
+def _clash(
+    p: RecognitionParams, a: TileReading, b: TileReading, width: float, overlap: float
+) -> bool:
+    """Are ``a`` and ``b`` one tile (centres close, or overlapping by more than ``overlap`` of
+    a tile's area)?"""
+    dist = math.dist(a.center, b.center)
+    if dist < p.duplicate_distance_rel * width:
+        return True
+    if dist >= 2.2 * width:
+        return False
+    pa = np.array(a.corners, dtype=np.float32)
+    pb = np.array(b.corners, dtype=np.float32)
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    return bool(inter > overlap * p.tile_aspect * width * width)

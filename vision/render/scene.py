@@ -259,9 +259,18 @@ class SceneRenderer:
             draw_tile(img, self.canvas, tile, self.style)
 
     def draw_tiles(self, base: Image, tiles: Sequence[PlacedTile]) -> Image:
+        """Tiles lying on the table. With a height, every footprint (sides, drop shadow) goes
+        down before any top face: the sides of one tile stand lower than its neighbour's top
+        and never cover it."""
         img = base.copy()
-        for t in tiles:
-            self.draw_tile(img, t)
+        if self.params.tile_height_mm > 0:
+            for t in tiles:
+                draw_tile_base(img, self.canvas, t, self.style)
+            for t in tiles:
+                draw_tile(img, self.canvas, self.top_face(t), self.style, shadow=False)
+        else:
+            for t in tiles:
+                self.draw_tile(img, t)
         return img
 
     def _arm_shapes(self, pose: ArmPose, offset: Point = (0.0, 0.0)) -> list[npt.NDArray[np.int32]]:

@@ -25,7 +25,7 @@ from vision.calibration import default_geometry
 from vision.render.layout import LineLayout, jittered, parse_tile, reveal_row
 from vision.render.sample import sample_record
 from vision.render.scene import RenderParams, SceneRenderer, sweep_params
-from vision.render.tiles import PlacedTile
+from vision.render.tiles import PlacedTile, RenderError
 
 #: (width, height) choices of a sweep: the default table gives pips of about 4.5, 5.6, 6.8 px
 RESOLUTIONS = ((1280, 720), (1600, 900), (1920, 1080))
@@ -40,7 +40,11 @@ def _scene_tiles(seed: int, rng: np.random.Generator) -> list[PlacedTile]:
     layout = LineLayout(geometry, obstacles=[geometry.boneyard] if geometry.boneyard else [])
     tiles = []
     for m in plays[:k]:
-        placed = layout.place(parse_tile(m["play"]), m.get("end"))
+        try:
+            placed = layout.place(parse_tile(m["play"]), m.get("end"))
+        except RenderError:
+            # a long greedy game can outgrow the play area: the scene is the line so far
+            break
         tiles.append(jittered(placed.tile, rng, shift=0.3, turn=1.0))
     if k == len(plays) or rng.random() < 0.3:
         for seat, left in enumerate(hand["left"]):
