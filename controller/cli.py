@@ -19,6 +19,7 @@ Handler = Callable[[argparse.Namespace], int]
 _PLUGINS = (
     "controller.rules_cli",
     "vision.cli",
+    "controller.fixture_cli",
     "firmware_bridge.cli",
     "controller.live_cli",
     "controller.runtime_cli",

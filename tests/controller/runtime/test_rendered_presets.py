@@ -56,3 +56,37 @@ def test_a_rendered_two_hand_match_through_the_demo_scores_as_replay(
     assert code == 0
     assert json.loads(capsys.readouterr().out) == expected
     assert len(expected["hands"]) == 2
+
+
+@pytest.mark.slow
+def test_fixture_render_command_cuban_through_the_demo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``fixture render --rules cuban``: the double-nine line fits (smaller tiles), the block is
+    pressed by every seat in turn, and the demo scores it as replay does."""
+    out = tmp_path / "cuban"
+    argv = ["fixture", "render", "--rules", "cuban", "--seed", "5", "--out", str(out)]
+    assert main([*argv, "--width", "640", "--height", "360", "--quiet"]) == 0
+    capsys.readouterr()
+    truth = json.loads((out / "truth.json").read_text(encoding="utf-8"))
+    assert truth["record"]["rules"] == "cuban"
+    expected = replay(parse_record(truth["record"])).to_json()
+    code = main(
+        [
+            "demo",
+            "--fixture",
+            str(out),
+            "--exit-when-done",
+            "--quiet",
+            "--speed",
+            "1000",
+            "--buttons",
+            "direct",
+            "--recogniser",
+            "oracle",
+            "--no-live",
+        ]
+    )
+    assert code == 0
+    assert json.loads(capsys.readouterr().out) == expected
+    assert expected["hands"]
