@@ -27,6 +27,14 @@ def _render(preset: str, out: Path) -> dict[str, object]:
     return truth
 
 
+def _demo_result(fixture: Path, capsys: pytest.CaptureFixture[str]) -> object:
+    """``demo --exit-when-done`` on a rendered fixture (truth oracle, terminal only)."""
+    argv = ["demo", "--fixture", str(fixture), "--exit-when-done", "--quiet", "--speed", "1000"]
+    code = main([*argv, "--buttons", "direct", "--recogniser", "oracle", "--no-live"])
+    assert code == 0
+    return json.loads(capsys.readouterr().out)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "preset",
@@ -37,24 +45,7 @@ def test_a_rendered_two_hand_match_through_the_demo_scores_as_replay(
 ) -> None:
     truth = _render(preset, tmp_path / "fx")
     expected = replay(parse_record(truth["record"])).to_json()  # type: ignore[arg-type]
-    code = main(
-        [
-            "demo",
-            "--fixture",
-            str(tmp_path / "fx"),
-            "--exit-when-done",
-            "--quiet",
-            "--speed",
-            "1000",
-            "--buttons",
-            "direct",
-            "--recogniser",
-            "oracle",
-            "--no-live",
-        ]
-    )
-    assert code == 0
-    assert json.loads(capsys.readouterr().out) == expected
+    assert _demo_result(tmp_path / "fx", capsys) == expected
     assert len(expected["hands"]) == 2
 
 
@@ -71,22 +62,5 @@ def test_fixture_render_command_cuban_through_the_demo(
     truth = json.loads((out / "truth.json").read_text(encoding="utf-8"))
     assert truth["record"]["rules"] == "cuban"
     expected = replay(parse_record(truth["record"])).to_json()
-    code = main(
-        [
-            "demo",
-            "--fixture",
-            str(out),
-            "--exit-when-done",
-            "--quiet",
-            "--speed",
-            "1000",
-            "--buttons",
-            "direct",
-            "--recogniser",
-            "oracle",
-            "--no-live",
-        ]
-    )
-    assert code == 0
-    assert json.loads(capsys.readouterr().out) == expected
+    assert _demo_result(out, capsys) == expected
     assert expected["hands"]
