@@ -105,7 +105,7 @@ def register(
 
     sample = fixture_sub.add_parser(
         "sample-record",
-        help="write a small legal game record from greedy bots (until the simulator is wired)",
+        help="write a small legal game record from greedy bots (no controller needed)",
     )
     sample.add_argument("--out", required=True, type=Path)
     sample.add_argument("--seed", type=int, default=0)
