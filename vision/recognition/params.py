@@ -52,6 +52,12 @@ class RecognitionParams:
     #: thick is faint, and gaps of a pixel close up.
     upscale_below_width_px: float = 26.0
     upscale_factor: float = 2.0
+    #: Where spots are unexplained, tiles narrower than this are looked at enlarged (a
+    #: blurred bar of a tile up to about 40 px wide is too faint at its own size).
+    look_upscale_below_width_px: float = 40.0
+    #: ... and the whole scene is read again enlarged (as for small tiles) when more than
+    #: this fraction of its pip-like spots lie in no tile read.
+    reread_unexplained_rel: float = 0.15
     #: The looks, first to last: each is sharpened with an unsharp mask of this strength
     #: (Gaussian sigma ``look_sharpen_sigma`` original pixels), and in it a pixel darker than
     #: ``look_faint_ratio`` of the brightest pixel within ``faint_window_px`` (original
@@ -80,6 +86,9 @@ class RecognitionParams:
     #: Collinear pieces of a broken bar are joined if together they are at most this many
     #: times the scene's typical bar length.
     bar_join_max_rel: float = 1.25
+    #: A blurred bar is followed along its line while it is darker than the face on both
+    #: sides of it by this fraction of the face brightness.
+    bar_follow_dip: float = 0.1
     #: Bar length as a fraction of the tile width measured across it.
     bar_min_rel: float = 0.25
     bar_max_rel: float = 0.98

@@ -116,9 +116,15 @@ def _read_again(
         return tiles, width
     if width > 0:
         small = width < p.upscale_below_width_px
+        if width < p.look_upscale_below_width_px:
+            # blur: bars too faint at this size leave many pips outside every tile read
+            left = _unexplained(spots, tiles).shape[0]
+            small |= left > p.reread_unexplained_rel * spots.shape[0]
     else:
-        small = float(np.median(spots[:, 2])) <= p.upscale_below_width_px / 4
-    k = p.upscale_factor if small else 1.0
+        small = float(np.median(spots[:, 2])) <= p.look_upscale_below_width_px / 4
+    # a blurred bar is faint even on tiles read fine elsewhere: gaps are looked at enlarged
+    enlarge = small or width < p.look_upscale_below_width_px
+    k = p.upscale_factor if enlarge else 1.0
     native: list[TileReading] = []
     if small:
         # the first reading sits at the resolution limit: the enlarged one comes first, and
@@ -131,7 +137,7 @@ def _read_again(
         left = _unexplained(spots, tiles)
         if not 2 <= left.shape[0] <= p.look_max_spots:
             break  # nothing to explain, or noise: more spots than any set of tiles has pips
-        margin = 2 * max(width, p.upscale_below_width_px)
+        margin = 2 * max(width, p.look_upscale_below_width_px)
         found: list[TileReading] = []
         for bx0, by0, bx1, by1 in _clusters(left, margin, crop.shape):
             part = _enlarged(crop[by0:by1, bx0:bx1], k, sharpen, p.look_sharpen_sigma)
@@ -143,11 +149,15 @@ def _read_again(
             ]
         if not found:
             continue
+        guess = float(np.median([_tile_width(t) for t in found]))
         if width <= 0 or (small and first):
             # each group of spots was read on its own: the scene's width is the typical one
-            guess = float(np.median([_tile_width(t) for t in found]))
             if float(np.median(spots[:, 2])) > p.spot_max_rel * guess:
                 continue  # the spots are too big to be these tiles' pips: not tiles
+            width = guess
+        elif len(found) >= max(3, 2 * len(tiles)) and not _near(guess, width, p):
+            # the first width came from a few tiles measured badly (blur): the many tiles
+            # read where spots were unexplained agree on another one
             width = guess
         # at the scene's scale (a group of pips read alone can pass for a tiny tile), and
         # after the first look only where spots were unexplained: faint print on an empty
@@ -205,6 +215,11 @@ def _unexplained(spots: F64, tiles: list[TileReading]) -> F64:
         left &= spots[:, 2] >= 0.5 * float(np.median(spots[inside, 2]))
     out: F64 = spots[left]
     return out
+
+
+def _near(width: float, scene: float, p: RecognitionParams) -> bool:
+    """Is ``width`` the scene's tile width ``scene``, within ``width_tolerance_rel``?"""
+    return abs(width / scene - 1) <= p.width_tolerance_rel
 
 
 def _tile_width(t: TileReading) -> float:
@@ -461,7 +476,7 @@ def _faint_marks(
     x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
     small = (x > 0) & (y > 0) & (x + w < ww) & (y + h < hh) & (stats[:, 4] * 50 < hh * ww)
     # pips (and pips run together), not pieces of a bar: thick, and no longer than a half
-    small &= np.maximum(w, h) <= p.upscale_below_width_px * scale / 2
+    small &= np.maximum(w, h) <= p.look_upscale_below_width_px * scale / 2
     small &= np.minimum(w, h) >= 2 * scale
     small[0] = False
     spots = small[labels].view(np.uint8)
@@ -507,7 +522,7 @@ def _find_bars(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs) -> li
     bars: list[_Bar] = []
     stout: list[tuple[int, _Bar | None]] = []
     for lab in cand.tolist():
-        bar = _measure_bar(p, labels, blobs, lab)
+        bar = _measure_bar(p, grey, labels, blobs, lab)
         if bar is None or bar.length < p.bar_split_aspect * bar.thickness:
             stout.append((lab, bar))
         else:
@@ -597,7 +612,7 @@ def _split_bar(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, lab: 
                 continue
             m = cv2.moments((sub == k).astype(np.uint8), binaryImage=True)
             centre = (x0 + float(cents[k][0]), y0 + float(cents[k][1]))
-            bar = _bar_from_moments(p, labels, blobs, lab, m=m, centre=centre)
+            bar = _bar_from_moments(p, grey, labels, blobs, lab, m=m, centre=centre)
             if bar is not None and bar.length >= p.bar_split_aspect * bar.thickness:
                 found.append(bar)
     if not found:
@@ -645,18 +660,21 @@ def _with_pips(blobs: _Blobs, rows: list[tuple[int, int, int, int, int, float, f
     return _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, blobs.ink, blobs.face)
 
 
-def _measure_bar(p: RecognitionParams, labels: I32, blobs: _Blobs, lab: int) -> _Bar | None:
+def _measure_bar(
+    p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, lab: int
+) -> _Bar | None:
     x0, y0, ww, hh = int(blobs.x[lab]), int(blobs.y[lab]), int(blobs.w[lab]), int(blobs.h[lab])
     crop = (labels[y0 : y0 + hh, x0 : x0 + ww] == lab).astype(np.uint8)
     m = cv2.moments(crop, binaryImage=True)
     if m["m00"] <= 0:
         return None
     centre = (float(blobs.cx[lab]), float(blobs.cy[lab]))
-    return _bar_from_moments(p, labels, blobs, lab, m=m, centre=centre)
+    return _bar_from_moments(p, grey, labels, blobs, lab, m=m, centre=centre)
 
 
 def _bar_from_moments(
     p: RecognitionParams,
+    grey: U8,
     labels: I32,
     blobs: _Blobs,
     lab: int,
@@ -676,9 +694,59 @@ def _bar_from_moments(
         return None
     theta = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
     across = (math.cos(theta), math.sin(theta))
-    return _bar_at(
-        p, labels, blobs, lab, centre=centre, across=across, length=length, thickness=thickness
+    span = _bar_span(
+        p, grey, blobs, centre=centre, across=across, length=length, thickness=thickness
     )
+    return _bar_at(
+        p,
+        labels,
+        blobs,
+        lab,
+        centre=centre,
+        across=across,
+        length=length,
+        thickness=thickness,
+        span=span,
+    )
+
+
+def _bar_span(
+    p: RecognitionParams,
+    grey: U8,
+    blobs: _Blobs,
+    *,
+    centre: tuple[float, float],
+    across: tuple[float, float],
+    length: float,
+    thickness: float,
+) -> float:
+    """How far the bar runs along its line in ``grey`` (at least ``length``): a blurred bar
+    is ink only in its middle, but darker than the face on both sides of it to its ends (a
+    pip beside it darkens one side only; the table or a seam at its end darkens both)."""
+    ax, ay = across
+    nx, ny = -ay, ax
+    off = thickness / 2 + 2.0
+    reach = int(2.5 * length) + 4
+    s = np.arange(-reach, reach + 1, dtype=np.float64)
+    hgt, wid = grey.shape
+
+    def sample(dx: float, dy: float) -> F64:
+        xs = np.clip(np.rint(centre[0] + dx + s * ax).astype(np.intp), 0, wid - 1)
+        ys = np.clip(np.rint(centre[1] + dy + s * ay).astype(np.intp), 0, hgt - 1)
+        out: F64 = grey[ys, xs].astype(np.float64)
+        return out
+
+    line = np.minimum(sample(0.5 * nx, 0.5 * ny), sample(-0.5 * nx, -0.5 * ny))
+    side = np.minimum(sample(off * nx, off * ny), sample(-off * nx, -off * ny))
+    on = side - line >= max(6.0, p.bar_follow_dip * blobs.face)
+    ends = []
+    for step in (1, -1):  # from the middle outwards, bridging gaps of a pixel or two
+        k, gap = reach, 0
+        while 0 <= k + step < on.size and gap <= 2:
+            k += step
+            gap = 0 if on[k] else gap + 1
+        ends.append(k - step * gap)
+    return max(length, float(ends[0] - ends[1] + 1))
 
 
 def _bar_at(
@@ -691,11 +759,14 @@ def _bar_at(
     across: tuple[float, float],
     length: float,
     thickness: float,
+    span: float = 0.0,
 ) -> _Bar | None:
-    """Measure the face around a bar of this geometry (``None`` if it cannot be a bar)."""
+    """Measure the face around a bar of this geometry (``None`` if it cannot be a bar).
+    ``span``: how far the bar runs when followed in the image (a blurred bar's thresholded
+    core is shorter); it sizes what counts as a hole in the face (a pip)."""
     cx, cy = centre
     scan = int(3 * length) + 4
-    cap = 0.3 * length * length
+    cap = 0.3 * max(length, span) ** 2
 
     ax, ay = across
     dirs = np.array([[ax, ay], [-ax, -ay], [-ay, ax], [ay, -ax]], dtype=np.float64)
