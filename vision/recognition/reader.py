@@ -44,6 +44,7 @@ import numpy.typing as npt
 from vision.errors import InvalidImageError
 from vision.recognition.layouts import MAX_LAYOUT, layout_fit
 from vision.recognition.params import RecognitionParams
+from vision.recognition.poses import TilePose, dominant_angle, fit_poses
 from vision.types import HalfReading, Point, SceneReading, TileReading
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,7 @@ def identify(
     crop = grey[y0:y1, x0:x1]
     tiles, width, spots = _read_crop(p, crop, threshold)
     tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
+    tiles = _read_outlines(p, crop, threshold, tiles=tiles, width=width, spots=spots)
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
     if polygon is not None:
@@ -174,6 +176,124 @@ def _read_again(
         else:
             tiles = _add_missing(p, tiles, found, width)
     return _add_missing(p, tiles, native, width), width
+
+
+def _read_outlines(
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    *,
+    tiles: list[TileReading],
+    width: float,
+    spots: F64,
+) -> list[TileReading]:
+    """Where pips are still unexplained, place tiles by the outline of the faces (see
+    :mod:`vision.recognition.poses`): blur can hide every bar of a line of tiles while its
+    pips, its faces and the table stay clear. The places are read like bar proposals, and
+    kept from ``upscale_min_confidence`` where they overlap no tile read."""
+    left = _unexplained(spots, tiles)
+    if not 1 <= left.shape[0] <= p.look_max_spots:
+        return tiles
+    if width <= 0:
+        width = _outline_width(crop, threshold, left)
+        if width <= 0:
+            return tiles
+    hgt, wid = crop.shape
+    occupied = np.zeros((hgt, wid), dtype=np.uint8)
+    for t in tiles:
+        cv2.fillConvexPoly(occupied, np.rint(np.array(t.corners)).astype(np.int32), 1)
+    proposals: list[_Proposal] = []
+    for bx0, by0, bx1, by1 in _face_boxes(crop, threshold, occupied, left, width):
+        part = crop[by0:by1, bx0:bx1]
+        near = [t for t in tiles if bx0 <= t.center[0] < bx1 and by0 <= t.center[1] < by1]
+        angle = _edge_angle(near) if near else dominant_angle(part)
+        poses = fit_poses(
+            part,
+            width=width,
+            threshold=threshold,
+            occupied=occupied[by0:by1, bx0:bx1] > 0,
+            angle=angle,
+            max_tiles=2 * left.shape[0] + 4,
+        )
+        proposals += [_pose_proposal(pose, bx0, by0, width) for pose in poses]
+    if not proposals:
+        return tiles
+    labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
+    read = _read_tiles(p, crop, labels, blobs, proposals, width=width, spacing_hint=0.56)
+    read = [t for t in read if t.confidence >= p.upscale_min_confidence]
+    return _add_missing(p, tiles, read, width)
+
+
+def _face_boxes(
+    crop: U8, threshold: int, occupied: U8, spots: F64, width: float
+) -> list[tuple[int, int, int, int]]:
+    """Boxes ``(x0, y0, x1, y1)`` round the faces (touching tiles together: a whole line)
+    that hold one of ``spots`` and a tile's area outside the ``occupied`` pixels, and are no
+    larger than a whole double-six set, with a margin."""
+    k = max(3, 2 * round(0.2 * width) + 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    face = cv2.morphologyEx((crop > threshold).view(np.uint8), cv2.MORPH_CLOSE, disc)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(face, connectivity=8)
+    free = np.bincount(labels[occupied == 0].ravel(), minlength=n)
+    pad = round(0.5 * width) + 4
+    boxes: list[tuple[int, int, int, int]] = []
+    hgt, wid = crop.shape
+    xi = np.clip(spots[:, 0].astype(np.intp), 0, wid - 1)
+    yi = np.clip(spots[:, 1].astype(np.intp), 0, hgt - 1)
+    seeded = np.zeros(n, dtype=np.bool_)
+    seeded[labels[yi, xi]] = True
+    area = stats[:, 4]
+    wanted = seeded & (free >= width * width) & (area <= 80 * width * width)
+    for lab in np.flatnonzero(wanted).tolist():
+        if lab == 0:
+            continue
+        x, y, w, h = (int(v) for v in stats[lab, :4])
+        if min(w, h) < 0.8 * width or max(w, h) < 1.6 * width:
+            continue
+        boxes.append(
+            (max(0, x - pad), max(0, y - pad), min(wid, x + w + pad), min(hgt, y + h + pad))
+        )
+    return boxes
+
+
+def _outline_width(crop: U8, threshold: int, spots: F64) -> float:
+    """The tile width from faces standing alone (a bright region, pips closed up, whose
+    bounding rectangle is twice as long as wide and filled), 0 if there is none."""
+    k = 2 * round(float(np.median(spots[:, 2]))) + 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    face = cv2.morphologyEx((crop > threshold).view(np.uint8), cv2.MORPH_CLOSE, disc)
+    contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    widths: list[float] = []
+    for c in contours:
+        (_, _), (a, b), _ = cv2.minAreaRect(c)
+        short, long = min(a, b), max(a, b)
+        if short < 3 * k or not 1.8 <= long / short <= 2.2:
+            continue
+        if cv2.contourArea(c) >= 0.9 * short * long:
+            widths.append(short)
+    return float(np.median(widths)) if widths else 0.0
+
+
+def _edge_angle(tiles: list[TileReading]) -> float:
+    """The tiles' edge direction (radians, modulo a right angle), averaged."""
+    z = 0j
+    for t in tiles:
+        (x0, y0), (x1, y1) = t.halves[0].center, t.halves[1].center
+        z += complex(
+            math.cos(4 * math.atan2(y1 - y0, x1 - x0)), math.sin(4 * math.atan2(y1 - y0, x1 - x0))
+        )
+    return (math.atan2(z.imag, z.real) / 4) % (math.pi / 2)
+
+
+def _pose_proposal(pose: TilePose, dx: float, dy: float, width: float) -> _Proposal:
+    """A tile placed by its outline, as a proposal of a bar not seen."""
+    ux, uy = pose.along
+    if (abs(ux) >= abs(uy) and ux < 0) or (abs(ux) < abs(uy) and uy < 0):
+        ux, uy = -ux, -uy  # first half left/top, as for bar proposals
+    center = (pose.center[0] + dx, pose.center[1] + dy)
+    across = (-uy, ux)
+    bar = _Bar(-1, center, across, 0.8 * width, 1.0, width / 2, width / 2, width, width)
+    return _Proposal(bar, center, (ux, uy), across, width, False)
 
 
 def _clusters(spots: F64, margin: float, shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
@@ -424,8 +544,12 @@ def _dark_regions(
     *,
     faint_scale: float = 0.0,
     faint_ratio: float = 0.6,
+    half_dark: bool = False,
 ) -> tuple[I32, _Blobs]:
     """Label dark regions (4-connected); label 0 is the white face.
+
+    ``half_dark``: every pixel below the face threshold is dark, also in thin bridges (a
+    blurred pip is then as large as it was before the blur, but may touch its neighbours).
 
     ``faint_scale`` > 0 (a second look, in a crop enlarged that many times): a pixel darker
     than ``faint_ratio`` of the brightest face near it is dark too, so a dividing bar about a
@@ -440,7 +564,7 @@ def _dark_regions(
         # Half-dark pixels stay dark inside broad dark areas (table, board) but not in the
         # one- or two-pixel bridges between ink marks.
         eroded = cv2.erode(loose.view(np.uint8), np.ones((3, 3), np.uint8))
-        dark = ((grey <= ink) | (eroded > 0)).astype(np.uint8)
+        dark = ((grey <= ink) | (eroded > 0) | (loose & half_dark)).astype(np.uint8)
         if faint_scale > 0:
             marks = _faint_marks(p, grey, dark, threshold, scale=faint_scale, ratio=faint_ratio)
             dark |= marks.view(np.uint8)
@@ -885,7 +1009,10 @@ def _read_tiles(
     proposals: list[_Proposal],
     *,
     width: float,
+    spacing_hint: float = 0.0,
 ) -> list[TileReading]:
+    """Read the halves of ``proposals``. ``spacing_hint``: the pip spacing (half-square
+    units) at which uncounted pips are looked for when no half read has two pips."""
     pip_ids = _pip_candidates(p, blobs, width)
     bar_labels = np.array([pr.bar.label for pr in proposals], dtype=np.int32)
     pip_ids = pip_ids[~np.isin(pip_ids, bar_labels)]
@@ -907,7 +1034,7 @@ def _read_tiles(
         if len(halves) == 2:
             read.append((pr, ratio, halves))
     spacings = sorted(h.spacing for _, _, hs in read for h in hs if h.spacing > 0)
-    spacing = spacings[len(spacings) // 2] if spacings else 0.0
+    spacing = spacings[len(spacings) // 2] if spacings else spacing_hint
     flat = [(pr, h) for pr, _, hs in read for h in hs]
     ghosts = iter(_count_ghosts(p, grey, blobs, flat, spacing=spacing))
     tiles: list[TileReading] = []

@@ -1,0 +1,270 @@
+"""Tile poses from the outline of the faces, for where the dividing bars cannot be seen.
+
+Blur takes a bar about a pixel thick first: pips, the faces and the table stay. Where pips are
+left unexplained by the bar-based reading, :func:`fit_poses` tiles the bright faces with
+``w x 2w`` rectangles, working outward from what is certain. A rectangle is taken only when
+
+* it is covered by face (pips, bars and seams closed up), overlaps no tile already placed and
+  lies wholly in the image,
+* both its long sides border the table or a placed tile, and
+* at least one of its ends does too: the end of a line, or the tile placed before it.
+
+So a line of touching tiles is read from its ends (or from tiles the bars gave) inward, one
+tile at a time, each starting where the last one ends: the seam between two touching tiles is
+never needed, and a rectangle straddling two tiles (one half of each) never borders the table at
+an end. Among the rectangles allowed, the one whose ends are darkest (seams, table) and whose
+inside next to the ends is brightest wins, at whole pixels in a frame turned so the tiles' edges
+run along its axes. Pure functions over arrays.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+U8 = npt.NDArray[np.uint8]
+F32 = npt.NDArray[np.float32]
+F64 = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class TilePose:
+    """A tile's place: centre and long axis (unit vector) in the input's pixels."""
+
+    center: tuple[float, float]
+    along: tuple[float, float]
+    score: float
+
+
+def dominant_angle(grey: U8) -> float:
+    """The direction (radians, in ``[0, pi/2)``) of the strongest edges, modulo a right angle:
+    the tiles' edges in a crop of one line of tiles."""
+    g = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 1.0)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    mag2 = gx * gx + gy * gy
+    phi = np.arctan2(gy, gx)
+    z = complex(float((mag2 * np.cos(4 * phi)).sum()), float((mag2 * np.sin(4 * phi)).sum()))
+    angle = math.atan2(z.imag, z.real) / 4
+    return angle % (math.pi / 2)
+
+
+def fit_poses(
+    grey: U8,
+    *,
+    width: float,
+    threshold: int,
+    occupied: npt.NDArray[np.bool_],
+    angle: float,
+    max_tiles: int,
+) -> list[TilePose]:
+    """Rectangles ``width x 2 width`` placed on the bright faces of ``grey`` (see the module
+    docstring), at most ``max_tiles``. ``occupied``: pixels of tiles already read (they count
+    as borders, and new tiles may not overlap them). ``angle``: the tiles' edge direction
+    (radians, modulo a right angle), e.g. from :func:`dominant_angle`."""
+    if width < 6 or grey.ndim != 2 or min(grey.shape) < 2 * width:
+        return []
+    ca, sa = math.cos(angle), math.sin(angle)
+    hgt, wid = grey.shape
+    corners = np.array([[0, 0], [wid, 0], [0, hgt], [wid, hgt]], dtype=np.float64)
+    rot = np.array([[ca, sa], [-sa, ca]])
+    turned = corners @ rot.T
+    lo = turned.min(axis=0)
+    size = np.ceil(turned.max(axis=0) - lo).astype(int) + 1
+    m = np.hstack([rot, -lo[:, None]])  # original -> turned
+    dsize = (int(size[0]), int(size[1]))
+    g = np.asarray(cv2.warpAffine(grey, m, dsize, flags=cv2.INTER_LINEAR, borderValue=0), np.uint8)
+    ones = np.full(grey.shape, 255, np.uint8)
+    valid = cv2.warpAffine(ones, m, dsize, flags=cv2.INTER_NEAREST, borderValue=0) > 0
+    occ = cv2.warpAffine(occupied.view(np.uint8) * 255, m, dsize, flags=cv2.INTER_NEAREST) > 0
+    poses = _tile_frame(g, valid, occ, width=width, threshold=threshold, max_tiles=max_tiles)
+    inv = cv2.invertAffineTransform(m)
+    out: list[TilePose] = []
+    for (x, y), horizontal, score in poses:
+        cx = inv[0, 0] * x + inv[0, 1] * y + inv[0, 2]
+        cy = inv[1, 0] * x + inv[1, 1] * y + inv[1, 2]
+        along = (ca, sa) if horizontal else (-sa, ca)
+        out.append(TilePose((float(cx), float(cy)), along, score))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """The maps of an axis-aligned frame that tiles are placed in."""
+
+    covered: npt.NDArray[np.bool_]  # face, pips, bars and seams closed up
+    valid: npt.NDArray[np.bool_]  # inside the input image
+    table: npt.NDArray[np.bool_]  # not face (and not a pip of a face)
+    dark: F32  # how much darker than the brightest face near it, 0-1
+    width: float
+    side: int
+    length: int
+
+
+_Place = tuple[float, int, int, bool]  # score, x, y (top-left), horizontal
+_Tile = tuple[tuple[float, float], bool, float]
+
+
+def _tile_frame(
+    g: U8,
+    valid: npt.NDArray[np.bool_],
+    occ: npt.NDArray[np.bool_],
+    *,
+    width: float,
+    threshold: int,
+    max_tiles: int,
+) -> list[_Tile]:
+    """Tiling of an axis-aligned frame: ``((cx, cy), horizontal, score)`` per tile.
+
+    Tiles with both long sides on the table (or on tiles placed) come first: a line is read
+    from its ends inward. When none is left, a tile with a side half on a face may start a
+    line (a corner where the line turns, before the tile beside it is placed); of the few best
+    such, the one after which the most face gets covered is taken (placing a corner tile the
+    wrong way leaves a half on its own further along)."""
+    face = (g > threshold) & valid
+    k = max(3, 2 * round(0.13 * width) + 1)  # closes pips, bars and seams
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    covered = cv2.morphologyEx(face.view(np.uint8), cv2.MORPH_CLOSE, disc) > 0
+    win = max(3, 2 * round(0.6 * width) + 1)
+    ref = np.maximum(cv2.dilate(g, np.ones((win, win), np.uint8)).astype(np.float32), threshold)
+    frame = _Frame(
+        covered=covered,
+        valid=valid,
+        table=~covered & valid,
+        dark=np.clip((ref - g.astype(np.float32)) / ref, 0.0, 1.0),
+        width=width,
+        side=max(1, round(width)),
+        length=max(2, round(2 * width)),
+    )
+    occ = occ.copy()
+    out: list[_Tile] = []
+    while True:
+        _grow(frame, occ, out, max_tiles)
+        if len(out) >= max_tiles:
+            break
+        starts = _places(frame, occ, side_min=0.3, count=3)
+        if not starts:
+            break
+        trials = []
+        for start in starts:
+            occ2, out2 = occ.copy(), list(out)
+            _place(frame, occ2, out2, start)
+            _grow(frame, occ2, out2, max_tiles)
+            left = int((frame.covered & ~occ2).sum())
+            trials.append((left, -start[0], occ2, out2))
+        left, _, occ, out = min(trials, key=lambda t: (t[0], t[1]))
+    return out[:max_tiles]
+
+
+def _grow(frame: _Frame, occ: npt.NDArray[np.bool_], out: list[_Tile], max_tiles: int) -> None:
+    """Place the best tile with both long sides bordered, while there is one."""
+    while len(out) < max_tiles:
+        places = _places(frame, occ, side_min=0.6, count=1)
+        if not places:
+            return
+        _place(frame, occ, out, places[0])
+
+
+def _place(frame: _Frame, occ: npt.NDArray[np.bool_], out: list[_Tile], place: _Place) -> None:
+    score, x, y, horizontal = place
+    bw, bh = (frame.length, frame.side) if horizontal else (frame.side, frame.length)
+    occ[y : y + bh, x : x + bw] = True
+    out.append(((x + (bw - 1) / 2, y + (bh - 1) / 2), horizontal, score))
+
+
+def _places(
+    frame: _Frame, occ: npt.NDArray[np.bool_], *, side_min: float, count: int
+) -> list[_Place]:
+    """The best ``count`` allowed places of each orientation, best first."""
+    found: list[_Place] = []
+    for horizontal in (True, False):
+        maps = (frame.covered, frame.valid, occ, frame.table, frame.dark)
+        if not horizontal:
+            maps = tuple(m.T for m in maps)  # type: ignore[assignment]
+        score, pad = _place_scores(*maps, frame=frame, side_min=side_min)
+        if score is None:
+            continue
+        for _ in range(count):
+            idx = int(np.argmax(score))
+            best = float(score.flat[idx])
+            if not math.isfinite(best):
+                break
+            y, x = divmod(idx, score.shape[1])
+            r = frame.side // 2
+            score[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1] = -np.inf
+            x, y = x + pad, y + pad
+            found.append((best, x, y, True) if horizontal else (best, y, x, False))
+    return sorted(found, key=lambda f: -f[0])
+
+
+def _box_means(img: npt.NDArray[np.generic], bw: int, bh: int) -> F64:
+    """``out[y, x]``: the mean of ``img`` over the box ``bw x bh`` with top-left ``(x, y)``."""
+    ii = cv2.integral(img.astype(np.float32), sdepth=cv2.CV_64F)
+    s = ii[bh:, bw:] - ii[:-bh, bw:] - ii[bh:, :-bw] + ii[:-bh, :-bw]
+    out: F64 = np.asarray(s / float(bw * bh), dtype=np.float64)
+    return out
+
+
+def _place_scores(
+    covered: npt.NDArray[np.bool_],
+    valid: npt.NDArray[np.bool_],
+    occ: npt.NDArray[np.bool_],
+    table: npt.NDArray[np.bool_],
+    dark: F32,
+    *,
+    frame: _Frame,
+    side_min: float,
+) -> tuple[F64 | None, int]:
+    """``(score, pad)``: ``score[y - pad, x - pad]`` rates a tile lying along x with its
+    top-left corner at ``(x, y)`` (``-inf`` where it is not allowed); ``None`` if nowhere."""
+    hgt, wid = covered.shape
+    width = frame.width
+    s, length = frame.side, frame.length
+    band = 2  # pixels of the bands beside the sides
+    slack = max(1, round(0.12 * width))  # the border may lie a bit further out (bright rims)
+    margin = max(1, round(0.15 * width))
+    pad = band + slack + 1
+    ny, nx = hgt - s - 2 * pad + 1, wid - length - 2 * pad + 1
+    if ny <= 0 or nx <= 0:
+        return None, pad
+    inner_w, inner_h = length - 2 * margin, s - 2 * margin
+
+    def at(means: F64, dy: int, dx: int) -> F64:
+        # ``means`` of boxes whose top-left is (dx, dy) from each tile's top-left
+        out: F64 = means[pad + dy : pad + dy + ny, pad + dx : pad + dx + nx]
+        return out
+
+    ok = at(_box_means(covered, inner_w, inner_h), margin, margin) >= 0.9
+    ok &= at(_box_means(occ, length, s), 0, 0) <= 0.02
+    ok &= at(_box_means(valid, length + 2 * band, s + 2 * band), -band, -band) >= 0.999
+    if not ok.any():
+        return None, pad
+    border = (table | occ).astype(np.float32)
+    rows = _box_means(border, inner_w, band)  # bands above and below: the long sides
+    cols = _box_means(border, band, inner_h)  # bands left and right: the ends
+    top = bottom = left = right = np.zeros((ny, nx))
+    for o in range(slack + 1):
+        top = np.maximum(top, at(rows, -band - o, margin))
+        bottom = np.maximum(bottom, at(rows, s + o, margin))
+        left = np.maximum(left, at(cols, margin, -band - o))
+        right = np.maximum(right, at(cols, margin, length + o))
+    ok &= (np.minimum(top, bottom) >= side_min) & (np.maximum(top, bottom) >= 0.6)
+    ok &= np.maximum(left, right) >= 0.6
+    if not ok.any():
+        return None, pad
+    # the seams themselves, not where the tiles placed before were supposed to end
+    ends = _box_means(dark, band, inner_h)
+    score = at(ends, margin, -band) + at(ends, margin, length)
+    # Pips keep clear of a half's sides: bands just inside the ends and beside the bar must
+    # be plain face when the halves sit on the pips.
+    z = max(2, round(0.09 * s))
+    zones = _box_means(dark, z, inner_h)
+    inset, beside = round(0.03 * s), round(0.04 * s)
+    for dx in (inset, length - inset - z, s - beside - z, s + beside):
+        score -= 2.0 * at(zones, margin, dx)
+    out: F64 = np.where(ok, score, -np.inf)
+    return out, pad
