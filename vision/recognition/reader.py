@@ -273,7 +273,11 @@ def _read_crop(
     blobs = _with_pips(blobs, [row for pr in proposals for row in pr.bar.split_pips])
     tiles = _read_tiles(p, crop, labels, blobs, proposals, width=width)
     kept = _suppress_overlaps(p, tiles, width)
-    if not kept:
+    if kept:
+        kept = _add_missing(
+            p, kept, _carved_tiles(p, crop, labels, blobs, tiles=kept, width=width), width
+        )
+    else:
         width = 0.0  # the bars were no tile's: their width says nothing
     spots = _pip_like(p, blobs, width)
     log.debug(
@@ -741,6 +745,148 @@ def _face_extents(
     blocked = ~face
     first = np.argmax(blocked, axis=1).astype(np.float64) - 0.5
     out: F64 = np.where(blocked.any(axis=1), first, float(reach))
+    return out
+
+
+def _carved_tiles(
+    p: RecognitionParams,
+    grey: U8,
+    labels: I32,
+    blobs: _Blobs,
+    *,
+    tiles: list[TileReading],
+    width: float,
+) -> list[TileReading]:
+    """Tiles whose bar runs into other thin dark lines (at ``width``, beside ``tiles`` read).
+
+    A double laid crosswise between two tiles touches their ends with both long sides: its
+    bar runs into the seams there, so its dark region is not bar-shaped, or joins the table.
+    Here the thin dark lines off the tiles read (what an opening about a bar thick removes)
+    are cut into straight pieces; a piece that ends on no broad dark area (a seam runs into
+    the table, a bar stops on the face) is measured as a bar and proposes a tile. Only
+    confident tiles that overlap no tile read are kept (see :func:`_add_missing`).
+    """
+    if width < p.min_tile_width_px or not tiles:
+        return []
+    hh, ww = labels.shape
+    read = np.zeros((hh, ww), dtype=np.uint8)
+    for t in tiles:
+        cv2.fillConvexPoly(read, np.rint(np.array(t.corners)).astype(np.int32), 1)
+    # only where a good part of a face lies in no tile read (looked for at a coarse step)
+    step = max(1, int(width / 8))
+    face = (labels[::step, ::step] == 0) & (read[::step, ::step] == 0)
+    r = max(3, 2 * round(width / 4 / step) + 1)
+    share = cv2.boxFilter(face.astype(np.float32), -1, (r, r))
+    left = (share >= p.carve_face_share).astype(np.uint8)
+    _, _, left_stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    left_stats[:, :4] *= step
+    k = max(3, 2 * round(p.carve_kernel_rel * width) + 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    lo, hi = p.bar_min_rel * width, p.bar_max_rel * width
+    pad = round(1.5 * width)
+    taken = np.zeros((hh, ww), dtype=np.uint8)
+    rows: list[tuple[int, int, int, int, int, float, float]] = []
+    pieces: list[tuple[tuple[float, float], tuple[float, float], float, float, I32, I32]] = []
+    for lx, ly, lw, lh, _ in left_stats[1:].tolist():
+        rx0, ry0 = max(0, lx - pad), max(0, ly - pad)
+        rx1, ry1 = min(ww, lx + lw + pad), min(hh, ly + lh + pad)
+        dark = (labels[ry0:ry1, rx0:rx1] != 0).astype(np.uint8)
+        broad = cv2.morphologyEx(dark, cv2.MORPH_OPEN, kernel)
+        thin = dark & (broad == 0) & (read[ry0:ry1, rx0:rx1] == 0)
+        _, comp, stats, _ = cv2.connectedComponentsWithStats(thin, connectivity=8)
+        longest = np.maximum(stats[:, 2], stats[:, 3])
+        cand = np.flatnonzero((longest >= lo) & (longest <= 3 * width) & (stats[:, 4] >= 3))
+        near_broad = cv2.dilate(broad, np.ones((3, 3), np.uint8))
+        bh_, bw_ = dark.shape
+        for c in cand[cand > 0].tolist():
+            sx, sy, sw, sh = (int(v) for v in stats[c, :4])
+            x0, y0 = max(0, sx - 2), max(0, sy - 2)
+            x1, y1 = min(bw_, sx + sw + 2), min(bh_, sy + sh + 2)
+            mask = (comp[y0:y1, x0:x1] == c).astype(np.uint8)
+            for piece, geom in _straight_pieces(p, mask, lo, hi):
+                (cx, cy), (ax, ay), length, _ = geom
+                # a seam runs into the table at its ends; a bar stops on the face
+                ends = [
+                    (
+                        round(x0 + cx + e * (length / 2 + 1) * ax),
+                        round(y0 + cy + e * (length / 2 + 1) * ay),
+                    )
+                    for e in (-1.0, 1.0)
+                ]
+                if any(
+                    not (0 <= ex < bw_ and 0 <= ey < bh_) or near_broad[ey, ex] for ex, ey in ends
+                ):
+                    continue
+                ys, xs = np.nonzero(piece)
+                gx, gy = (xs + x0 + rx0).astype(np.int32), (ys + y0 + ry0).astype(np.int32)
+                if taken[gy, gx].any():
+                    continue  # seen from another part of the face
+                taken[gy, gx] = 1
+                centre = (cx + x0 + rx0, cy + y0 + ry0)
+                pieces.append((centre, (ax, ay), length, geom[3], gx, gy))
+                rows.append(
+                    (
+                        int(gx.min()),
+                        int(gy.min()),
+                        int(gx.max() - gx.min()) + 1,
+                        int(gy.max() - gy.min()) + 1,
+                        int(gx.size),
+                        centre[0],
+                        centre[1],
+                    )
+                )
+    if not pieces:
+        return []
+    carved = _with_pips(blobs, rows)
+    new_labels = labels.copy()
+    bars: list[_Bar] = []
+    for lab, (centre, across, length, thick, gx, gy) in enumerate(pieces, blobs.area.shape[0]):
+        new_labels[gy, gx] = lab
+        bar = _bar_at(
+            p, new_labels, carved, lab, centre=centre, across=across, length=length, thickness=thick
+        )
+        if bar is not None:
+            bars.append(bar)
+    proposals = _propose_tiles(p, bars, width)
+    if not proposals:
+        return []
+    found = _read_tiles(p, grey, new_labels, carved, proposals, width=width)
+    return [t for t in found if t.confidence >= p.carve_min_confidence]
+
+
+def _straight_pieces(
+    p: RecognitionParams, mask: U8, lo: float, hi: float
+) -> list[tuple[U8, tuple[tuple[float, float], tuple[float, float], float, float]]]:
+    """Straight, bar-shaped pieces of the thin line(s) in ``mask``, ``lo`` to ``hi`` long, each
+    with its centre, unit direction, length and thickness (``mask`` pixels)."""
+    segs = cv2.HoughLinesP(
+        mask * 255, 1, math.pi / 180, max(3, int(lo)), minLineLength=lo, maxLineGap=2
+    )
+    if segs is None:
+        return []
+    out: list[tuple[U8, tuple[tuple[float, float], tuple[float, float], float, float]]] = []
+    used = np.zeros_like(mask)
+    ends: list[list[int]] = segs.reshape(-1, 4).astype(int).tolist()
+    for sx0, sy0, sx1, sy1 in sorted(ends, key=lambda s: -math.hypot(s[2] - s[0], s[3] - s[1])):
+        band = np.zeros_like(mask)
+        cv2.line(band, (sx0, sy0), (sx1, sy1), 1, 3)
+        piece = mask & band & (used == 0)
+        if int(piece.sum()) < lo:
+            continue
+        grown = np.asarray(cv2.dilate(band, np.ones((3, 3), np.uint8)), dtype=np.uint8)
+        used |= grown & mask
+        mo = cv2.moments(piece, binaryImage=True)
+        if mo["m00"] <= 0:
+            continue
+        mu20, mu02, mu11 = (mo[key] / mo["m00"] for key in ("mu20", "mu02", "mu11"))
+        common = math.sqrt(max(((mu20 - mu02) / 2) ** 2 + mu11**2, 0.0))
+        length = math.sqrt(12 * ((mu20 + mu02) / 2 + common))
+        thick = max(math.sqrt(12 * max((mu20 + mu02) / 2 - common, 0.0)), 1.0)
+        if not lo <= length <= hi or length < p.bar_min_aspect * thick:
+            continue
+        theta = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
+        centre = (mo["m10"] / mo["m00"], mo["m01"] / mo["m00"])
+        out.append((piece, (centre, (math.cos(theta), math.sin(theta)), length, thick)))
     return out
 
 
