@@ -83,6 +83,7 @@ def identify(
     crop = grey[y0:y1, x0:x1]
     tiles, width, spots = _read_crop(p, crop, threshold)
     tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
+    tiles += _fill_gaps(p, crop, threshold, tiles=tiles, width=width)
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
     if polygon is not None:
@@ -273,11 +274,7 @@ def _read_crop(
     blobs = _with_pips(blobs, [row for pr in proposals for row in pr.bar.split_pips])
     tiles = _read_tiles(p, crop, labels, blobs, proposals, width=width)
     kept = _suppress_overlaps(p, tiles, width)
-    if kept:
-        kept = _add_missing(
-            p, kept, _carved_tiles(p, crop, labels, blobs, tiles=kept, width=width), width
-        )
-    else:
+    if not kept:
         width = 0.0  # the bars were no tile's: their width says nothing
     spots = _pip_like(p, blobs, width)
     log.debug(
@@ -748,6 +745,40 @@ def _face_extents(
     return out
 
 
+def _fill_gaps(
+    p: RecognitionParams, crop: U8, threshold: int, *, tiles: list[TileReading], width: float
+) -> list[TileReading]:
+    """Tiles in the parts of ``crop`` where a good share of face lies in no tile of ``tiles``
+    (read at ``width``): there each part is labelled again and its thin lines carved into
+    bars (see :func:`_carved_tiles`)."""
+    if width < p.min_tile_width_px or not tiles:
+        return []
+    hh, ww = crop.shape
+    read = np.zeros((hh, ww), dtype=np.uint8)
+    for t in tiles:
+        cv2.fillConvexPoly(read, np.rint(np.array(t.corners)).astype(np.int32), 1)
+    # looked for at a coarse step: the share of face in squares half a tile wide
+    step = max(1, int(width / 8))
+    face = (crop[::step, ::step] > threshold) & (read[::step, ::step] == 0)
+    r = max(3, 2 * round(width / 4 / step) + 1)
+    share = cv2.boxFilter(face.astype(np.float32), -1, (r, r))
+    left = (share >= p.carve_face_share).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    pad = round(1.5 * width)
+    added: list[TileReading] = []
+    for lx, ly, lw, lh, _ in (stats[1:n] * [step, step, step, step, 1]).tolist():
+        rx0, ry0 = max(0, lx - pad), max(0, ly - pad)
+        rx1, ry1 = min(ww, lx + lw + pad), min(hh, ly + lh + pad)
+        part = crop[ry0:ry1, rx0:rx1]
+        if min(part.shape) < p.min_image_side_px:
+            continue
+        labels, blobs = _dark_regions(p, part, threshold)
+        known = [_shifted(t, -rx0, -ry0) for t in tiles + added]
+        found = _carved_tiles(p, part, labels, blobs, tiles=known, width=width)
+        added += [_shifted(t, rx0, ry0) for t in found]
+    return added
+
+
 def _carved_tiles(
     p: RecognitionParams,
     grey: U8,
@@ -757,84 +788,73 @@ def _carved_tiles(
     tiles: list[TileReading],
     width: float,
 ) -> list[TileReading]:
-    """Tiles whose bar runs into other thin dark lines (at ``width``, beside ``tiles`` read).
+    """Tiles whose bar runs into other thin dark lines, or is fainter than ink (at ``width``,
+    beside ``tiles`` read before).
 
     A double laid crosswise between two tiles touches their ends with both long sides: its
     bar runs into the seams there, so its dark region is not bar-shaped, or joins the table.
-    Here the thin dark lines off the tiles read (what an opening about a bar thick removes)
-    are cut into straight pieces; a piece that ends on no broad dark area (a seam runs into
-    the table, a bar stops on the face) is measured as a bar and proposes a tile. Only
-    confident tiles that overlap no tile read are kept (see :func:`_add_missing`).
+    Here the thin lines off the tiles read (dark regions an opening about a bar thick
+    removes, and marks darker than ``carve_faint_ratio`` of the face near them) are cut into
+    straight pieces. A piece is a bar if it runs into no broad dark area (a seam runs into
+    the table) and, when it is faint, stops on clean face at both ends (a faint seam between
+    two tiles ends at their corners). Confident tiles from these bars that overlap no tile
+    read by more than ``carve_overlap_max_rel`` are kept.
     """
-    if width < p.min_tile_width_px or not tiles:
-        return []
     hh, ww = labels.shape
     read = np.zeros((hh, ww), dtype=np.uint8)
     for t in tiles:
         cv2.fillConvexPoly(read, np.rint(np.array(t.corners)).astype(np.int32), 1)
-    # only where a good part of a face lies in no tile read (looked for at a coarse step)
-    step = max(1, int(width / 8))
-    face = (labels[::step, ::step] == 0) & (read[::step, ::step] == 0)
-    r = max(3, 2 * round(width / 4 / step) + 1)
-    share = cv2.boxFilter(face.astype(np.float32), -1, (r, r))
-    left = (share >= p.carve_face_share).astype(np.uint8)
-    _, _, left_stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
-    left_stats[:, :4] *= step
     k = max(3, 2 * round(p.carve_kernel_rel * width) + 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     lo, hi = p.bar_min_rel * width, p.bar_max_rel * width
-    pad = round(1.5 * width)
-    taken = np.zeros((hh, ww), dtype=np.uint8)
+    dark = (labels != 0).astype(np.uint8)
+    broad = cv2.morphologyEx(dark, cv2.MORPH_OPEN, kernel)
+    # a bar about a pixel thick is fainter than ink: darker than the face round it will do
+    window = np.ones((2 * round(width / 4) + 1,) * 2, np.uint8)
+    near = cv2.dilate(grey, window).astype(np.float32)
+    faint = (grey <= p.carve_faint_ratio * near) & (near > blobs.ink)
+    clean = (dark == 0) & ~faint
+    thin = (dark | faint) & (broad == 0) & (read == 0)
+    _, comp, stats, _ = cv2.connectedComponentsWithStats(thin.astype(np.uint8), connectivity=8)
+    longest = np.maximum(stats[:, 2], stats[:, 3])
+    cand = np.flatnonzero((longest >= lo) & (longest <= 3 * width) & (stats[:, 4] >= 3))
+    near_broad = cv2.dilate(broad, np.ones((3, 3), np.uint8))
     rows: list[tuple[int, int, int, int, int, float, float]] = []
     pieces: list[tuple[tuple[float, float], tuple[float, float], float, float, I32, I32]] = []
-    for lx, ly, lw, lh, _ in left_stats[1:].tolist():
-        rx0, ry0 = max(0, lx - pad), max(0, ly - pad)
-        rx1, ry1 = min(ww, lx + lw + pad), min(hh, ly + lh + pad)
-        dark = (labels[ry0:ry1, rx0:rx1] != 0).astype(np.uint8)
-        broad = cv2.morphologyEx(dark, cv2.MORPH_OPEN, kernel)
-        thin = dark & (broad == 0) & (read[ry0:ry1, rx0:rx1] == 0)
-        _, comp, stats, _ = cv2.connectedComponentsWithStats(thin, connectivity=8)
-        longest = np.maximum(stats[:, 2], stats[:, 3])
-        cand = np.flatnonzero((longest >= lo) & (longest <= 3 * width) & (stats[:, 4] >= 3))
-        near_broad = cv2.dilate(broad, np.ones((3, 3), np.uint8))
-        bh_, bw_ = dark.shape
-        for c in cand[cand > 0].tolist():
-            sx, sy, sw, sh = (int(v) for v in stats[c, :4])
-            x0, y0 = max(0, sx - 2), max(0, sy - 2)
-            x1, y1 = min(bw_, sx + sw + 2), min(bh_, sy + sh + 2)
-            mask = (comp[y0:y1, x0:x1] == c).astype(np.uint8)
-            for piece, geom in _straight_pieces(p, mask, lo, hi):
-                (cx, cy), (ax, ay), length, _ = geom
-                # a seam runs into the table at its ends; a bar stops on the face
-                ends = [
-                    (
-                        round(x0 + cx + e * (length / 2 + 1) * ax),
-                        round(y0 + cy + e * (length / 2 + 1) * ay),
-                    )
-                    for e in (-1.0, 1.0)
-                ]
-                if any(
-                    not (0 <= ex < bw_ and 0 <= ey < bh_) or near_broad[ey, ex] for ex, ey in ends
-                ):
-                    continue
-                ys, xs = np.nonzero(piece)
-                gx, gy = (xs + x0 + rx0).astype(np.int32), (ys + y0 + ry0).astype(np.int32)
-                if taken[gy, gx].any():
-                    continue  # seen from another part of the face
-                taken[gy, gx] = 1
-                centre = (cx + x0 + rx0, cy + y0 + ry0)
-                pieces.append((centre, (ax, ay), length, geom[3], gx, gy))
-                rows.append(
-                    (
-                        int(gx.min()),
-                        int(gy.min()),
-                        int(gx.max() - gx.min()) + 1,
-                        int(gy.max() - gy.min()) + 1,
-                        int(gx.size),
-                        centre[0],
-                        centre[1],
-                    )
+    for c in cand[cand > 0].tolist():
+        sx, sy, sw, sh = (int(v) for v in stats[c, :4])
+        x0, y0 = max(0, sx - 2), max(0, sy - 2)
+        x1, y1 = min(ww, sx + sw + 2), min(hh, sy + sh + 2)
+        mask = (comp[y0:y1, x0:x1] == c).astype(np.uint8)
+        for piece, ((cx, cy), (ax, ay), length, thick) in _straight_pieces(p, mask, lo, hi):
+            ys, xs = np.nonzero(piece)
+            gx, gy = (xs + x0).astype(np.int32), (ys + y0).astype(np.int32)
+            is_faint = 2 * int(dark[gy, gx].sum()) < gx.size
+            ends = [
+                (
+                    round(x0 + cx + e * (length / 2 + d) * ax),
+                    round(y0 + cy + e * (length / 2 + d) * ay),
                 )
+                for e in (-1.0, 1.0)
+                for d in ((1.0, 2.0) if is_faint else (1.0,))
+            ]
+            if any(not (0 <= ex < ww and 0 <= ey < hh) or near_broad[ey, ex] for ex, ey in ends):
+                continue
+            if is_faint and not all(clean[ey, ex] for ex, ey in ends):
+                continue
+            centre = (cx + x0, cy + y0)
+            pieces.append((centre, (ax, ay), length, thick, gx, gy))
+            rows.append(
+                (
+                    int(gx.min()),
+                    int(gy.min()),
+                    int(gx.max() - gx.min()) + 1,
+                    int(gy.max() - gy.min()) + 1,
+                    int(gx.size),
+                    centre[0],
+                    centre[1],
+                )
+            )
     if not pieces:
         return []
     carved = _with_pips(blobs, rows)
@@ -851,7 +871,37 @@ def _carved_tiles(
     if not proposals:
         return []
     found = _read_tiles(p, grey, new_labels, carved, proposals, width=width)
-    return [t for t in found if t.confidence >= p.carve_min_confidence]
+    ink = ((dark > 0) | faint) & (new_labels < blobs.area.shape[0])
+    found = [t for t in found if _ink_fits(p, ink.astype(np.uint8), t, width)]
+    # real tiles do not overlap, but a neighbour read a pixel or two too long does
+    kept = list(tiles)
+    for t in sorted(found, key=lambda t: -t.confidence):
+        if t.confidence < p.carve_min_confidence:
+            continue
+        if not any(_clash(p, t, k, width, p.carve_overlap_max_rel) for k in kept):
+            kept.append(t)
+    return kept[len(tiles) :]
+
+
+def _ink_fits(p: RecognitionParams, ink: U8, tile: TileReading, width: float) -> bool:
+    """Is the ink (dark or faint) inside each half of ``tile`` (its square shrunk by a fifth,
+    so no seam or bar) at most what its pips and one more could cover? Pips run together
+    into a blob too large for a pip are not counted: a half of them must not pass for blank."""
+    limit = p.pip_max_area_rel * width * width
+    c = np.array(tile.corners, dtype=np.float64)
+    centre = c.mean(axis=0)
+    mid = (c[1] + c[2]) / 2 - centre  # from the centre to the end of the second half
+    side = (c[2] + c[3]) / 2 - centre  # from the centre to a long side
+    for sign, half in zip((-1.0, 1.0), tile.halves, strict=True):
+        hc = centre + sign * mid / 2
+        square = np.array(
+            [hc + 0.8 * (a * mid / 2 + b * side) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        )
+        inside = np.zeros_like(ink)
+        cv2.fillConvexPoly(inside, np.rint(square).astype(np.int32), 1)
+        if int((ink & inside).sum()) > (half.pips + 1) * limit:
+            return False
+    return True
 
 
 def _straight_pieces(
