@@ -814,47 +814,53 @@ def _carved_tiles(
     near = cv2.dilate(grey, window).astype(np.float32)
     faint = (grey <= p.carve_faint_ratio * near) & (near > blobs.ink)
     clean = (dark == 0) & ~faint
-    thin = (dark | faint) & (broad == 0) & (read == 0)
-    _, comp, stats, _ = cv2.connectedComponentsWithStats(thin.astype(np.uint8), connectivity=8)
-    longest = np.maximum(stats[:, 2], stats[:, 3])
-    cand = np.flatnonzero((longest >= lo) & (longest <= 3 * width) & (stats[:, 4] >= 3))
     near_broad = cv2.dilate(broad, np.ones((3, 3), np.uint8))
+    taken = np.zeros_like(dark)
     rows: list[tuple[int, int, int, int, int, float, float]] = []
     pieces: list[tuple[tuple[float, float], tuple[float, float], float, float, I32, I32]] = []
-    for c in cand[cand > 0].tolist():
-        sx, sy, sw, sh = (int(v) for v in stats[c, :4])
-        x0, y0 = max(0, sx - 2), max(0, sy - 2)
-        x1, y1 = min(ww, sx + sw + 2), min(hh, sy + sh + 2)
-        mask = (comp[y0:y1, x0:x1] == c).astype(np.uint8)
-        for piece, ((cx, cy), (ax, ay), length, thick) in _straight_pieces(p, mask, lo, hi):
-            ys, xs = np.nonzero(piece)
-            gx, gy = (xs + x0).astype(np.int32), (ys + y0).astype(np.int32)
-            is_faint = 2 * int(dark[gy, gx].sum()) < gx.size
-            ends = [
-                (
-                    round(x0 + cx + e * (length / 2 + d) * ax),
-                    round(y0 + cy + e * (length / 2 + d) * ay),
+    # first the dark thin lines, then the faint ones too (whose pieces must end on clean face)
+    for with_faint in (False, True):
+        thin = (dark | faint) if with_faint else dark > 0
+        thin &= (broad == 0) & (read == 0) & (taken == 0)
+        _, comp, stats, _ = cv2.connectedComponentsWithStats(thin.astype(np.uint8), connectivity=8)
+        longest = np.maximum(stats[:, 2], stats[:, 3])
+        cand = np.flatnonzero((longest >= lo) & (longest <= 3 * width) & (stats[:, 4] >= 3))
+        for c in cand[cand > 0].tolist():
+            sx, sy, sw, sh = (int(v) for v in stats[c, :4])
+            x0, y0 = max(0, sx - 2), max(0, sy - 2)
+            x1, y1 = min(ww, sx + sw + 2), min(hh, sy + sh + 2)
+            mask = (comp[y0:y1, x0:x1] == c).astype(np.uint8)
+            for piece, ((cx, cy), (ax, ay), length, thick) in _straight_pieces(p, mask, lo, hi):
+                ends = [
+                    (
+                        round(x0 + cx + e * (length / 2 + d) * ax),
+                        round(y0 + cy + e * (length / 2 + d) * ay),
+                    )
+                    for e in (-1.0, 1.0)
+                    for d in ((1.0, 2.0) if with_faint else (1.0,))
+                ]
+                if any(
+                    not (0 <= ex < ww and 0 <= ey < hh) or near_broad[ey, ex] for ex, ey in ends
+                ):
+                    continue  # a seam runs into the table
+                if with_faint and not all(clean[ey, ex] for ex, ey in ends):
+                    continue  # a faint seam between two tiles ends at their corners
+                ys, xs = np.nonzero(piece)
+                gx, gy = (xs + x0).astype(np.int32), (ys + y0).astype(np.int32)
+                taken[gy, gx] = 1
+                centre = (cx + x0, cy + y0)
+                pieces.append((centre, (ax, ay), length, thick, gx, gy))
+                rows.append(
+                    (
+                        int(gx.min()),
+                        int(gy.min()),
+                        int(gx.max() - gx.min()) + 1,
+                        int(gy.max() - gy.min()) + 1,
+                        int(gx.size),
+                        centre[0],
+                        centre[1],
+                    )
                 )
-                for e in (-1.0, 1.0)
-                for d in ((1.0, 2.0) if is_faint else (1.0,))
-            ]
-            if any(not (0 <= ex < ww and 0 <= ey < hh) or near_broad[ey, ex] for ex, ey in ends):
-                continue
-            if is_faint and not all(clean[ey, ex] for ex, ey in ends):
-                continue
-            centre = (cx + x0, cy + y0)
-            pieces.append((centre, (ax, ay), length, thick, gx, gy))
-            rows.append(
-                (
-                    int(gx.min()),
-                    int(gy.min()),
-                    int(gx.max() - gx.min()) + 1,
-                    int(gy.max() - gy.min()) + 1,
-                    int(gx.size),
-                    centre[0],
-                    centre[1],
-                )
-            )
     if not pieces:
         return []
     carved = _with_pips(blobs, rows)
