@@ -763,12 +763,22 @@ def _fill_gaps(
     r = max(3, 2 * round(width / 4 / step) + 1)
     share = cv2.boxFilter(face.astype(np.float32), -1, (r, r))
     left = (share >= p.carve_face_share).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    # at least half a tile's half (slivers beside tiles read are no tile), and no large ring
+    # (the white border of a marker)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    extent = np.maximum(stats[:, 2], stats[:, 3]) * step / width
+    fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
+    skip = (stats[:, 4] < 0.5 * (width / step) ** 2) | ((fill < 0.5) & (extent > 2.2))
+    skip[0] = True
+    left[skip[lab]] = 0
+    # parts closer than the margin round them are looked at together
     pad = round(1.5 * width)
+    grown = cv2.dilate(left, np.ones((2 * (pad // step) + 1,) * 2, np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
     added: list[TileReading] = []
     for lx, ly, lw, lh, _ in (stats[1:n] * [step, step, step, step, 1]).tolist():
-        rx0, ry0 = max(0, lx - pad), max(0, ly - pad)
-        rx1, ry1 = min(ww, lx + lw + pad), min(hh, ly + lh + pad)
+        rx0, ry0 = max(0, lx), max(0, ly)
+        rx1, ry1 = min(ww, lx + lw), min(hh, ly + lh)
         part = crop[ry0:ry1, rx0:rx1]
         if min(part.shape) < p.min_image_side_px:
             continue
