@@ -1132,6 +1132,11 @@ def _read_half(
     if ref_area > 0:
         counts = np.maximum(1, np.rint(areas / ref_area)).astype(np.int64)
         counts[areas < p.pip_merge_ratio * ref_area] = 1
+        # no standard layout has more than three pips in a row: a long run is at most three
+        # (the thin bridges between pips run together add area, not pips)
+        bw, bh = blobs.w[ids], blobs.h[ids]
+        run = np.maximum(bw, bh) >= 1.5 * np.minimum(bw, bh)
+        counts[run] = np.minimum(counts[run], 3)
     n = int(counts.sum())
     if n > min(p.max_pips, MAX_LAYOUT):
         return None
