@@ -849,10 +849,12 @@ def _carved_tiles(
                     for e in (-1.0, 1.0)
                     for d in ((1.0, 2.0) if with_faint else (1.0,))
                 ]
-                if any(
-                    not (0 <= ex < ww and 0 <= ey < hh) or near_broad[ey, ex] for ex, ey in ends
+                if any(not (0 <= ex < ww and 0 <= ey < hh) for ex, ey in ends):
+                    continue
+                if any(near_broad[ey, ex] for ex, ey in ends) and not _face_beyond(
+                    dark, (x0 + cx, y0 + cy), (ax, ay), length / 2, reach=max(3.0, width / 4)
                 ):
-                    continue  # a seam runs into the table
+                    continue  # a seam runs into the table; a bar into a gap between tiles
                 if with_faint and not all(clean[ey, ex] for ex, ey in ends):
                     continue  # a faint seam between two tiles ends at their corners
                 ys, xs = np.nonzero(piece)
@@ -916,6 +918,23 @@ def _ink_fits(p: RecognitionParams, ink: U8, tile: TileReading, width: float) ->
         inside = np.zeros_like(ink)
         cv2.fillConvexPoly(inside, np.rint(square).astype(np.int32), 1)
         if int((ink & inside).sum()) > (half.pips + 1) * limit:
+            return False
+    return True
+
+
+def _face_beyond(
+    dark: U8, centre: tuple[float, float], along: tuple[float, float], half: float, *, reach: float
+) -> bool:
+    """Beyond both ends of the line ``centre`` +- ``half`` * ``along``, is there face (not
+    ``dark``) within ``reach`` pixels? A bar that runs into a gap between tiles finds the
+    neighbour's face beyond it; a seam that runs into the table does not."""
+    hh, ww = dark.shape
+    t = np.arange(1.0, reach + 1.0)
+    for e in (-1.0, 1.0):
+        xs = np.rint(centre[0] + e * (half + t) * along[0]).astype(np.intp)
+        ys = np.rint(centre[1] + e * (half + t) * along[1]).astype(np.intp)
+        ok = (xs >= 0) & (ys >= 0) & (xs < ww) & (ys < hh)
+        if not (dark[ys[ok], xs[ok]] == 0).any():
             return False
     return True
 
