@@ -21,6 +21,10 @@ How it reads a frame (no board, camera or colour knowledge; the scale comes from
 5. *Second looks*: where round, pip-sized spots lie in no tile read, those parts are read
    again with faint line-like marks counted as dark, then sharpened; small tiles (about
    22 px wide) enlarged 2x. See :func:`_read_again`.
+6. *Gaps*: where a good share of face still lies in no tile read, thin lines are carved into
+   straight pieces: a bar that runs into the seams of a double laid crosswise between two
+   tiles, or a bar about a pixel thick and fainter than ink (a blank double has no pips to
+   prompt a second look). See :func:`_fill_gaps`.
 
 Letter boxes, logos and markers fail the cleanliness or layout checks. Printed pictures of
 dominoes with clean faces do look like tiles from above (they are flat, but that is not
