@@ -94,6 +94,17 @@ class RecognitionParams:
     bar_max_rel: float = 0.98
     #: Largest bar thickness as a fraction of the tile width.
     bar_max_thickness_rel: float = 0.2
+    #: Bars stuck to seams: thin dark lines are what an opening of this size (fraction of the
+    #: tile width, at least 3 px) removes; tiles found from them need this confidence.
+    carve_kernel_rel: float = 0.05
+    #: ... or are darker than this fraction of the brightest face within half a tile width.
+    carve_faint_ratio: float = 0.75
+    carve_min_confidence: float = 0.45
+    #: ... looked for only where at least this share of a square half a tile wide is face
+    #: outside every tile read.
+    carve_face_share: float = 0.6
+    #: ... and kept if they overlap no tile read by more than this fraction of a tile's area.
+    carve_overlap_max_rel: float = 0.12
     #: A tile face must continue at least this far (fraction of its width) beyond its bar, on
     #: both sides along the long axis.
     body_min_reach_rel: float = 0.7

@@ -21,6 +21,10 @@ How it reads a frame (no board, camera or colour knowledge; the scale comes from
 5. *Second looks*: where round, pip-sized spots lie in no tile read, those parts are read
    again with faint line-like marks counted as dark, then sharpened; small tiles (about
    22 px wide) enlarged 2x. See :func:`_read_again`.
+6. *Gaps*: where a good share of face still lies in no tile read, thin lines are carved into
+   straight pieces: a bar that runs into the seams of a double laid crosswise between two
+   tiles, or a bar about a pixel thick and fainter than ink (a blank double has no pips to
+   prompt a second look). See :func:`_fill_gaps`.
 
 Letter boxes, logos and markers fail the cleanliness or layout checks. Printed pictures of
 dominoes with clean faces do look like tiles from above (they are flat, but that is not
@@ -84,6 +88,7 @@ def identify(
     crop = grey[y0:y1, x0:x1]
     tiles, width, spots = _read_crop(p, crop, threshold)
     tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
+    tiles += _fill_gaps(p, crop, threshold, tiles=tiles, width=width)
     tiles = _read_outlines(p, crop, threshold, tiles=tiles, width=width, spots=spots)
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
@@ -939,6 +944,236 @@ def _face_extents(
     return out
 
 
+def _fill_gaps(
+    p: RecognitionParams, crop: U8, threshold: int, *, tiles: list[TileReading], width: float
+) -> list[TileReading]:
+    """Tiles in the parts of ``crop`` where a good share of face lies in no tile of ``tiles``
+    (read at ``width``): there each part is labelled again and its thin lines carved into
+    bars (see :func:`_carved_tiles`)."""
+    if width < p.min_tile_width_px or not tiles:
+        return []
+    hh, ww = crop.shape
+    read = np.zeros((hh, ww), dtype=np.uint8)
+    for t in tiles:
+        cv2.fillConvexPoly(read, np.rint(np.array(t.corners)).astype(np.int32), 1)
+    # looked for at a coarse step: the share of face in squares half a tile wide
+    step = max(1, int(width / 8))
+    face = (crop[::step, ::step] > threshold) & (read[::step, ::step] == 0)
+    r = max(3, 2 * round(width / 4 / step) + 1)
+    share = cv2.boxFilter(face.astype(np.float32), -1, (r, r))
+    left = (share >= p.carve_face_share).astype(np.uint8)
+    # at least half a tile's half (slivers beside tiles read are no tile), and no large ring
+    # (the white border of a marker)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    extent = np.maximum(stats[:, 2], stats[:, 3]) * step / width
+    fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
+    skip = (stats[:, 4] < 0.5 * (width / step) ** 2) | ((fill < 0.5) & (extent > 2.2))
+    skip[0] = True
+    left[skip[lab]] = 0
+    # parts closer than the margin round them are looked at together
+    pad = round(1.5 * width)
+    grown = cv2.dilate(left, np.ones((2 * (pad // step) + 1,) * 2, np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    added: list[TileReading] = []
+    for lx, ly, lw, lh, _ in (stats[1:n] * [step, step, step, step, 1]).tolist():
+        rx0, ry0 = max(0, lx), max(0, ly)
+        rx1, ry1 = min(ww, lx + lw), min(hh, ly + lh)
+        part = crop[ry0:ry1, rx0:rx1]
+        if min(part.shape) < p.min_image_side_px:
+            continue
+        labels, blobs = _dark_regions(p, part, threshold)
+        known = [_shifted(t, -rx0, -ry0) for t in tiles + added]
+        found = _carved_tiles(p, part, labels, blobs, tiles=known, width=width)
+        added += [_shifted(t, rx0, ry0) for t in found]
+    return added
+
+
+def _carved_tiles(
+    p: RecognitionParams,
+    grey: U8,
+    labels: I32,
+    blobs: _Blobs,
+    *,
+    tiles: list[TileReading],
+    width: float,
+) -> list[TileReading]:
+    """Tiles whose bar runs into other thin dark lines, or is fainter than ink (at ``width``,
+    beside ``tiles`` read before).
+
+    A double laid crosswise between two tiles touches their ends with both long sides: its
+    bar runs into the seams there, so its dark region is not bar-shaped, or joins the table.
+    Here the thin lines off the tiles read (dark regions an opening about a bar thick
+    removes, and marks darker than ``carve_faint_ratio`` of the face near them) are cut into
+    straight pieces. A piece is a bar if it runs into no broad dark area (a seam runs into
+    the table) and, when it is faint, stops on clean face at both ends (a faint seam between
+    two tiles ends at their corners). Confident tiles from these bars that overlap no tile
+    read by more than ``carve_overlap_max_rel`` are kept.
+    """
+    hh, ww = labels.shape
+    read = np.zeros((hh, ww), dtype=np.uint8)
+    for t in tiles:
+        cv2.fillConvexPoly(read, np.rint(np.array(t.corners)).astype(np.int32), 1)
+    k = max(3, 2 * round(p.carve_kernel_rel * width) + 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    lo, hi = p.bar_min_rel * width, p.bar_max_rel * width
+    dark = (labels != 0).astype(np.uint8)
+    broad = cv2.morphologyEx(dark, cv2.MORPH_OPEN, kernel)
+    # a bar about a pixel thick is fainter than ink: darker than the face round it will do
+    window = np.ones((2 * round(width / 4) + 1,) * 2, np.uint8)
+    near = cv2.dilate(grey, window).astype(np.float32)
+    faint = (grey <= p.carve_faint_ratio * near) & (near > blobs.ink)
+    clean = (dark == 0) & ~faint
+    near_broad = cv2.dilate(broad, np.ones((3, 3), np.uint8))
+    taken = np.zeros_like(dark)
+    rows: list[tuple[int, int, int, int, int, float, float]] = []
+    pieces: list[tuple[tuple[float, float], tuple[float, float], float, float, I32, I32]] = []
+    # first the dark thin lines, then the faint ones too (whose pieces must end on clean face)
+    for with_faint in (False, True):
+        thin = (dark | faint) if with_faint else dark > 0
+        thin &= (broad == 0) & (read == 0) & (taken == 0)
+        _, comp, stats, _ = cv2.connectedComponentsWithStats(thin.astype(np.uint8), connectivity=8)
+        longest = np.maximum(stats[:, 2], stats[:, 3])
+        cand = np.flatnonzero((longest >= lo) & (longest <= 3 * width) & (stats[:, 4] >= 3))
+        for c in cand[cand > 0].tolist():
+            sx, sy, sw, sh = (int(v) for v in stats[c, :4])
+            x0, y0 = max(0, sx - 2), max(0, sy - 2)
+            x1, y1 = min(ww, sx + sw + 2), min(hh, sy + sh + 2)
+            mask = (comp[y0:y1, x0:x1] == c).astype(np.uint8)
+            for piece, ((cx, cy), (ax, ay), length, thick) in _straight_pieces(p, mask, lo, hi):
+                ends = [
+                    (
+                        round(x0 + cx + e * (length / 2 + d) * ax),
+                        round(y0 + cy + e * (length / 2 + d) * ay),
+                    )
+                    for e in (-1.0, 1.0)
+                    for d in ((1.0, 2.0) if with_faint else (1.0,))
+                ]
+                if any(not (0 <= ex < ww and 0 <= ey < hh) for ex, ey in ends):
+                    continue
+                if any(near_broad[ey, ex] for ex, ey in ends) and not _face_beyond(
+                    dark, (x0 + cx, y0 + cy), (ax, ay), length / 2, reach=max(3.0, width / 4)
+                ):
+                    continue  # a seam runs into the table; a bar into a gap between tiles
+                if with_faint and not all(clean[ey, ex] for ex, ey in ends):
+                    continue  # a faint seam between two tiles ends at their corners
+                ys, xs = np.nonzero(piece)
+                gx, gy = (xs + x0).astype(np.int32), (ys + y0).astype(np.int32)
+                taken[gy, gx] = 1
+                centre = (cx + x0, cy + y0)
+                pieces.append((centre, (ax, ay), length, thick, gx, gy))
+                rows.append(
+                    (
+                        int(gx.min()),
+                        int(gy.min()),
+                        int(gx.max() - gx.min()) + 1,
+                        int(gy.max() - gy.min()) + 1,
+                        int(gx.size),
+                        centre[0],
+                        centre[1],
+                    )
+                )
+    if not pieces:
+        return []
+    carved = _with_pips(blobs, rows)
+    new_labels = labels.copy()
+    bars: list[_Bar] = []
+    for lab, (centre, across, length, thick, gx, gy) in enumerate(pieces, blobs.area.shape[0]):
+        new_labels[gy, gx] = lab
+        bar = _bar_at(
+            p, new_labels, carved, lab, centre=centre, across=across, length=length, thickness=thick
+        )
+        if bar is not None:
+            bars.append(bar)
+    proposals = _propose_tiles(p, bars, width)
+    if not proposals:
+        return []
+    found = _read_tiles(p, grey, new_labels, carved, proposals, width=width)
+    ink = ((dark > 0) | faint) & (new_labels < blobs.area.shape[0])
+    found = [t for t in found if _ink_fits(p, ink.astype(np.uint8), t, width)]
+    # real tiles do not overlap, but a neighbour read a pixel or two too long does
+    kept = list(tiles)
+    for t in sorted(found, key=lambda t: -t.confidence):
+        if t.confidence < p.carve_min_confidence:
+            continue
+        if not any(_clash(p, t, k, width, p.carve_overlap_max_rel) for k in kept):
+            kept.append(t)
+    return kept[len(tiles) :]
+
+
+def _ink_fits(p: RecognitionParams, ink: U8, tile: TileReading, width: float) -> bool:
+    """Is the ink (dark or faint) inside each half of ``tile`` (its square shrunk by a fifth,
+    so no seam or bar) at most what its pips and one more could cover? Pips run together
+    into a blob too large for a pip are not counted: a half of them must not pass for blank."""
+    limit = p.pip_max_area_rel * width * width
+    c = np.array(tile.corners, dtype=np.float64)
+    centre = c.mean(axis=0)
+    mid = (c[1] + c[2]) / 2 - centre  # from the centre to the end of the second half
+    side = (c[2] + c[3]) / 2 - centre  # from the centre to a long side
+    for sign, half in zip((-1.0, 1.0), tile.halves, strict=True):
+        hc = centre + sign * mid / 2
+        square = np.array(
+            [hc + 0.8 * (a * mid / 2 + b * side) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        )
+        inside = np.zeros_like(ink)
+        cv2.fillConvexPoly(inside, np.rint(square).astype(np.int32), 1)
+        if int((ink & inside).sum()) > (half.pips + 1) * limit:
+            return False
+    return True
+
+
+def _face_beyond(
+    dark: U8, centre: tuple[float, float], along: tuple[float, float], half: float, *, reach: float
+) -> bool:
+    """Beyond both ends of the line ``centre`` +- ``half`` * ``along``, is there face (not
+    ``dark``) within ``reach`` pixels? A bar that runs into a gap between tiles finds the
+    neighbour's face beyond it; a seam that runs into the table does not."""
+    hh, ww = dark.shape
+    t = np.arange(1.0, reach + 1.0)
+    for e in (-1.0, 1.0):
+        xs = np.rint(centre[0] + e * (half + t) * along[0]).astype(np.intp)
+        ys = np.rint(centre[1] + e * (half + t) * along[1]).astype(np.intp)
+        ok = (xs >= 0) & (ys >= 0) & (xs < ww) & (ys < hh)
+        if not (dark[ys[ok], xs[ok]] == 0).any():
+            return False
+    return True
+
+
+def _straight_pieces(
+    p: RecognitionParams, mask: U8, lo: float, hi: float
+) -> list[tuple[U8, tuple[tuple[float, float], tuple[float, float], float, float]]]:
+    """Straight, bar-shaped pieces of the thin line(s) in ``mask``, ``lo`` to ``hi`` long, each
+    with its centre, unit direction, length and thickness (``mask`` pixels)."""
+    segs = cv2.HoughLinesP(
+        mask * 255, 1, math.pi / 180, max(3, int(lo)), minLineLength=lo, maxLineGap=2
+    )
+    if segs is None:
+        return []
+    out: list[tuple[U8, tuple[tuple[float, float], tuple[float, float], float, float]]] = []
+    used = np.zeros_like(mask)
+    ends: list[list[int]] = segs.reshape(-1, 4).astype(int).tolist()
+    for sx0, sy0, sx1, sy1 in sorted(ends, key=lambda s: -math.hypot(s[2] - s[0], s[3] - s[1])):
+        band = np.zeros_like(mask)
+        cv2.line(band, (sx0, sy0), (sx1, sy1), 1, 3)
+        piece = mask & band & (used == 0)
+        if int(piece.sum()) < lo:
+            continue
+        grown = np.asarray(cv2.dilate(band, np.ones((3, 3), np.uint8)), dtype=np.uint8)
+        used |= grown & mask
+        mo = cv2.moments(piece, binaryImage=True)
+        if mo["m00"] <= 0:
+            continue
+        mu20, mu02, mu11 = (mo[key] / mo["m00"] for key in ("mu20", "mu02", "mu11"))
+        common = math.sqrt(max(((mu20 - mu02) / 2) ** 2 + mu11**2, 0.0))
+        length = math.sqrt(12 * ((mu20 + mu02) / 2 + common))
+        thick = max(math.sqrt(12 * max((mu20 + mu02) / 2 - common, 0.0)), 1.0)
+        if not lo <= length <= hi or length < p.bar_min_aspect * thick:
+            continue
+        theta = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
+        centre = (mo["m10"] / mo["m00"], mo["m01"] / mo["m00"])
+        out.append((piece, (centre, (math.cos(theta), math.sin(theta)), length, thick)))
+    return out
+
+
 # --------------------------------------------------------------------------- stage 3: tiles
 
 
@@ -1118,6 +1353,11 @@ def _read_half(
     if ref_area > 0:
         counts = np.maximum(1, np.rint(areas / ref_area)).astype(np.int64)
         counts[areas < p.pip_merge_ratio * ref_area] = 1
+        # no standard layout has more than three pips in a row: a long run is at most three
+        # (the thin bridges between pips run together add area, not pips)
+        bw, bh = blobs.w[ids], blobs.h[ids]
+        run = np.maximum(bw, bh) >= 1.5 * np.minimum(bw, bh)
+        counts[run] = np.minimum(counts[run], 3)
     n = int(counts.sum())
     if n > min(p.max_pips, MAX_LAYOUT):
         return None
