@@ -226,6 +226,8 @@ def _read_outlines(
     if not proposals:
         return tiles
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
+    pip_ids = _pip_candidates(p, blobs, width)
+    proposals = [_centred_on_pips(pr, blobs, pip_ids) for pr in proposals]
     read = _read_tiles(p, crop, labels, blobs, proposals, width=width, spacing_hint=0.56)
     read = [t for t in read if t.confidence >= p.upscale_min_confidence]
     return _add_missing(p, tiles, read, width)
@@ -279,6 +281,34 @@ def _outline_width(crop: U8, threshold: int, spots: F64) -> float:
         if cv2.contourArea(c) >= 0.9 * short * long:
             widths.append(short)
     return float(np.median(widths)) if widths else 0.0
+
+
+def _centred_on_pips(pr: _Proposal, blobs: _Blobs, pip_ids: I32) -> _Proposal:
+    """``pr`` moved so that its halves' centres are the centres of their pips (every standard
+    layout is symmetric about the half's centre), by at most a quarter of the width: a tile
+    placed by its outline is a pixel or two off, which can put a pip in the wrong half."""
+    w = pr.width
+    ux, uy = pr.along
+    vx, vy = pr.across
+    dx, dy = blobs.cx[pip_ids] - pr.center[0], blobs.cy[pip_ids] - pr.center[1]
+    a = (dx * ux + dy * uy) / w  # along, in widths: halves at -0.5 and +0.5
+    b = (dx * vx + dy * vy) / w
+    area = blobs.area[pip_ids].astype(np.float64)
+    inside = (np.abs(a) <= 0.95) & (np.abs(b) <= 0.45)
+    shifts: list[tuple[float, float]] = []
+    for sign in (-1.0, 1.0):
+        mine = inside & (a * sign > 0.05)
+        if mine.any():
+            wt = area[mine] / area[mine].sum()
+            shifts.append((float((a[mine] * wt).sum()) - 0.5 * sign, float((b[mine] * wt).sum())))
+    if not shifts:
+        return pr
+    sa = float(np.mean([s[0] for s in shifts]))
+    sb = float(np.mean([s[1] for s in shifts]))
+    if math.hypot(sa, sb) > 0.25:
+        return pr
+    center = (pr.center[0] + (sa * ux + sb * vx) * w, pr.center[1] + (sa * uy + sb * vy) * w)
+    return dataclasses.replace(pr, center=center)
 
 
 def _edge_angle(tiles: list[TileReading]) -> float:
