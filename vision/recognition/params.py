@@ -151,6 +151,9 @@ class RecognitionParams:
     ghost_match_rel: float = 0.45
     #: ... and each such place multiplies the half's confidence by this.
     ghost_penalty: float = 0.4
+    #: Tiles placed by their outline (blur) count as pips the dark peaks at least this
+    #: fraction of the face brightness darker than the face (see vision.recognition.peaks).
+    peak_contrast_rel: float = 0.2
     #: Tiles with a confidence below this are not reported.
     min_confidence: float = 0.25
     #: Two tiles whose centres are closer than this fraction of ``w`` are one tile.

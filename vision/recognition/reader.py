@@ -48,6 +48,7 @@ import numpy.typing as npt
 from vision.errors import InvalidImageError
 from vision.recognition.layouts import MAX_LAYOUT, layout_fit
 from vision.recognition.params import RecognitionParams
+from vision.recognition.peaks import half_patch, half_peaks
 from vision.recognition.poses import TilePose, dominant_angle, fit_poses
 from vision.types import HalfReading, Point, SceneReading, TileReading
 
@@ -230,6 +231,13 @@ def _read_outlines(
     proposals = [_centred_on_pips(pr, blobs, pip_ids) for pr in proposals]
     read = _read_tiles(p, crop, labels, blobs, proposals, width=width, spacing_hint=0.56)
     read = [t for t in read if t.confidence >= p.upscale_min_confidence]
+    # where blur joined or lost pips, count them as dark peaks instead
+    for pr in proposals:
+        if any(math.dist(t.center, pr.center) < 0.3 * width for t in read):
+            continue
+        tile = _peak_tile(p, crop, pr)
+        if tile is not None and tile.confidence >= p.upscale_min_confidence:
+            read.append(tile)
     return _add_missing(p, tiles, read, width)
 
 
@@ -281,6 +289,47 @@ def _outline_width(crop: U8, threshold: int, spots: F64) -> float:
         if cv2.contourArea(c) >= 0.9 * short * long:
             widths.append(short)
     return float(np.median(widths)) if widths else 0.0
+
+
+def _peak_tile(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | None:
+    """The tile of ``pr`` with its pips counted as dark peaks (see
+    :mod:`vision.recognition.peaks`), or ``None`` when a half holds more than a standard
+    layout or dark marks that are no pips."""
+    ux, uy = pr.along
+    q = pr.width * p.tile_aspect / 4
+    centres = [(pr.center[0] + s * q * ux, pr.center[1] + s * q * uy) for s in (-1.0, 1.0)]
+    patches = [half_patch(crop, c, pr.along, pr.width) for c in centres]
+    level = float(np.percentile(np.concatenate([q_.ravel() for q_ in patches]), 90))
+    contrast = p.peak_contrast_rel * level
+    found = [half_peaks(patch, face=level, contrast=contrast) for patch in patches]
+    depths = np.concatenate([f.depth for f in found])
+    # a mark that is no pip but nearly as dark as the pips is print, a seam or a neighbour
+    limit = 0.6 * (float(np.median(depths)) if depths.size else 2.5 * contrast)
+    halves: list[HalfReading] = []
+    confs: list[float] = []
+    for c, got in zip(centres, found, strict=True):
+        n = got.points.shape[0]
+        if n > min(p.max_pips, MAX_LAYOUT) or got.rest >= limit:
+            return None
+        rms, _ = layout_fit(got.points)
+        conf = 1.0 / (1.0 + (rms / p.layout_rms_soft) ** 2)
+        if n >= 2:
+            conf *= min(1.0, 2.0 * float(got.depth.min() / got.depth.max()))
+        conf *= 1.0 - 0.5 * got.rest / limit
+        halves.append(HalfReading(center=c, pips=n, confidence=round(conf, 4)))
+        confs.append(conf)
+    conf = min(confs) * 0.85  # not measured on a bar
+    hl, hw = pr.width * p.tile_aspect / 2, pr.width / 2
+    (cx, cy), (vx, vy) = pr.center, pr.across
+    corners = tuple(
+        (cx + su * hl * ux + sv * hw * vx, cy + su * hl * uy + sv * hw * vy)
+        for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    )
+    return TileReading(
+        corners=(corners[0], corners[1], corners[2], corners[3]),
+        halves=(halves[0], halves[1]),
+        confidence=conf,
+    )
 
 
 def _centred_on_pips(pr: _Proposal, blobs: _Blobs, pip_ids: I32) -> _Proposal:

@@ -1,0 +1,87 @@
+"""Pips counted as dark peaks: a reading of a half that blur does not break.
+
+Blur spreads a pip into its neighbours and into the seam beside it, so a threshold joins or
+loses them; each pip's darkest point stays where it was. :func:`half_peaks` samples a half
+square into a small patch of its own, smooths it, and keeps the local darkness maxima that
+stand out from the face by a good part of the ink's contrast, at most one within a pip
+spacing. Pure functions over arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.types import Point
+
+U8 = npt.NDArray[np.uint8]
+F64 = npt.NDArray[np.float64]
+
+#: Patch side (pixels) a half square is sampled into.
+PATCH = 32
+
+
+@dataclass(frozen=True, slots=True)
+class HalfPeaks:
+    """The pips of a half: positions in half-square units (``x`` along the tile, sides at
+    ±1), their darkness, and the darkest place left on the face once they are taken away."""
+
+    points: F64  # (n, 2)
+    depth: F64  # (n,) face minus pip, grey levels
+    rest: float  # darkest non-pip place inside the half, grey levels below the face
+
+
+def half_patch(grey: U8, center: Point, along: Point, width: float) -> U8:
+    """The ``width x width`` half square centred on ``center`` (x along ``along``), sampled
+    into a ``PATCH x PATCH`` patch."""
+    s = width / PATCH
+    ux, uy = along
+    vx, vy = -uy, ux
+    # patch pixel (i, j) -> centre + (j + .5 - PATCH / 2) s u + (i + .5 - PATCH / 2) s v
+    c0 = center[0] - (PATCH / 2 - 0.5) * s * (ux + vx)
+    c1 = center[1] - (PATCH / 2 - 0.5) * s * (uy + vy)
+    m = np.array([[s * ux, s * vx, c0], [s * uy, s * vy, c1]], dtype=np.float64)
+    patch = cv2.warpAffine(
+        grey,
+        m,
+        (PATCH, PATCH),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(patch, dtype=np.uint8)
+
+
+def half_peaks(patch: U8, *, face: float, contrast: float, spacing: float = 0.56) -> HalfPeaks:
+    """The dark peaks of a half ``patch`` (see :func:`half_patch`): darker than ``face`` by at
+    least ``contrast`` (grey levels), one per ``spacing`` (half units, the distance between
+    neighbouring pips), inside the half's inner square."""
+    g = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), 0.05 * PATCH)
+    r = max(1, int(0.3 * spacing * PATCH / 2))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    lowest = cv2.erode(g, disc)
+    inner = np.zeros(g.shape, dtype=np.bool_)
+    lo, hi = round(0.08 * PATCH), round(0.92 * PATCH)
+    inner[lo:hi, lo:hi] = True
+    peak = (g <= lowest + 1e-3) & (g <= face - contrast) & inner
+    ys, xs = np.nonzero(peak)
+    order = np.argsort(g[ys, xs])
+    kept: list[tuple[int, int]] = []
+    min_d2 = (0.6 * spacing * PATCH / 2) ** 2
+    for k in order.tolist():
+        y, x = int(ys[k]), int(xs[k])
+        if all((y - a) ** 2 + (x - b) ** 2 >= min_d2 for a, b in kept):
+            kept.append((y, x))
+    pts = np.array(
+        [((x + 0.5) / (PATCH / 2) - 1, (y + 0.5) / (PATCH / 2) - 1) for y, x in kept],
+        dtype=np.float64,
+    ).reshape(-1, 2)
+    depth = np.array([face - g[y, x] for y, x in kept], dtype=np.float64)
+    # what is dark inside the half away from every pip (print, a seam, a pip of another half)
+    away = inner.astype(np.uint8)
+    for y, x in kept:
+        cv2.circle(away, (x, y), round(0.15 * PATCH), 0, -1)
+    rest = float(face - g[away > 0].min()) if away.any() else 0.0
+    return HalfPeaks(pts, depth, rest)
