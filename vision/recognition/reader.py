@@ -197,21 +197,60 @@ def _read_outlines(
 ) -> list[TileReading]:
     """Where pips are still unexplained, place tiles by the outline of the faces (see
     :mod:`vision.recognition.poses`): blur can hide every bar of a line of tiles while its
-    pips, its faces and the table stay clear. The places are read like bar proposals, and
-    kept from ``upscale_min_confidence`` where they overlap no tile read."""
+    pips, its faces and the table stay clear. The places are read like bar proposals (their
+    pips labelled at the face threshold, or else counted as dark peaks), and kept from
+    ``upscale_min_confidence`` where they overlap no tile read. With no tile read at all,
+    the width comes from faces standing alone or the strips' width, which the tiles' sides
+    make a little too large: a few widths are tried and the one reading most tiles kept."""
     left = _unexplained(spots, tiles)
-    if not 1 <= left.shape[0] <= p.look_max_spots:
+    if left.shape[0] > p.look_max_spots or (left.shape[0] == 0 and not tiles):
         return tiles
+    widths = [width]
     if width <= 0:
-        width = _outline_width(crop, threshold, left)
-        if width <= 0:
+        guess = _outline_width(crop, threshold, left) or _strip_width(crop, threshold, left)
+        if guess <= 0:
             return tiles
+        widths = [guess * f for f in (0.96, 0.91, 0.86)]
     hgt, wid = crop.shape
     occupied = np.zeros((hgt, wid), dtype=np.uint8)
     for t in tiles:
         cv2.fillConvexPoly(occupied, np.rint(np.array(t.corners)).astype(np.int32), 1)
+    labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
+    if left.shape[0] == 0:
+        # blurred pips may have joined a seam and be no spot at all: where a tile's area of
+        # face lies outside every tile read, look for them labelled at the face threshold
+        step = max(1, int(width / 8))
+        free = (crop[::step, ::step] > threshold) & (occupied[::step, ::step] == 0)
+        if int(free.sum()) * step * step < width * width:
+            return tiles
+        left = _unexplained(_pip_like(p, blobs, width), tiles)
+        if left.shape[0] == 0:
+            return tiles
+    best: list[TileReading] = []
+    for w in widths:
+        read = _outline_tiles(
+            p, crop, threshold, labels, blobs, tiles=tiles, occupied=occupied, spots=left, width=w
+        )
+        if len(read) > len(best):
+            best = read
+    return _add_missing(p, tiles, best, max(widths))
+
+
+def _outline_tiles(
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    labels: I32,
+    blobs: _Blobs,
+    *,
+    tiles: list[TileReading],
+    occupied: U8,
+    spots: F64,
+    width: float,
+) -> list[TileReading]:
+    """The confident tiles placed by their outline at ``width`` (see :func:`_read_outlines`)."""
     proposals: list[_Proposal] = []
-    for bx0, by0, bx1, by1 in _face_boxes(crop, threshold, occupied, left, width):
+    for bx0, by0, bx1, by1 in _face_boxes(crop, threshold, occupied, spots, width):
         part = crop[by0:by1, bx0:bx1]
         near = [t for t in tiles if bx0 <= t.center[0] < bx1 and by0 <= t.center[1] < by1]
         angle = _edge_angle(near) if near else dominant_angle(part)
@@ -221,12 +260,11 @@ def _read_outlines(
             threshold=threshold,
             occupied=occupied[by0:by1, bx0:bx1] > 0,
             angle=angle,
-            max_tiles=2 * left.shape[0] + 4,
+            max_tiles=2 * spots.shape[0] + 4,
         )
         proposals += [_pose_proposal(pose, bx0, by0, width) for pose in poses]
     if not proposals:
-        return tiles
-    labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
+        return []
     pip_ids = _pip_candidates(p, blobs, width)
     proposals = [_centred_on_pips(pr, blobs, pip_ids) for pr in proposals]
     read = _read_tiles(p, crop, labels, blobs, proposals, width=width, spacing_hint=0.56)
@@ -238,7 +276,7 @@ def _read_outlines(
         tile = _peak_tile(p, crop, pr)
         if tile is not None and tile.confidence >= p.upscale_min_confidence:
             read.append(tile)
-    return _add_missing(p, tiles, read, width)
+    return read
 
 
 def _face_boxes(
@@ -271,6 +309,22 @@ def _face_boxes(
             (max(0, x - pad), max(0, y - pad), min(wid, x + w + pad), min(hgt, y + h + pad))
         )
     return boxes
+
+
+def _strip_width(crop: U8, threshold: int, spots: F64) -> float:
+    """The tile width as the width of the faces' strips (a line of tiles end to end is one
+    tile wide): twice the typical distance from the strips' middles to their edges, pips
+    closed up."""
+    if spots.shape[0] == 0:
+        return 0.0
+    k = 4 * round(float(np.median(spots[:, 2]))) + 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    face = cv2.morphologyEx((crop > threshold).view(np.uint8), cv2.MORPH_CLOSE, disc)
+    dist = cv2.distanceTransform(face, cv2.DIST_L2, 5)
+    ridge = (dist >= k / 2) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
+    if int(ridge.sum()) < 2 * k:
+        return 0.0
+    return 2.0 * float(np.percentile(dist[ridge], 75))
 
 
 def _outline_width(crop: U8, threshold: int, spots: F64) -> float:
