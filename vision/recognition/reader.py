@@ -215,7 +215,6 @@ def _read_outlines(
     occupied = np.zeros((hgt, wid), dtype=np.uint8)
     for t in tiles:
         cv2.fillConvexPoly(occupied, np.rint(np.array(t.corners)).astype(np.int32), 1)
-    labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
     if left.shape[0] == 0:
         # blurred pips may have joined a seam and be no spot at all: where a tile's area of
         # face lies outside every tile read, look for them labelled at the face threshold
@@ -223,6 +222,8 @@ def _read_outlines(
         free = (crop[::step, ::step] > threshold) & (occupied[::step, ::step] == 0)
         if int(free.sum()) * step * step < width * width:
             return tiles
+    labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
+    if left.shape[0] == 0:
         left = _unexplained(_pip_like(p, blobs, width), tiles)
         if left.shape[0] == 0:
             return tiles
