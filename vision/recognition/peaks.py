@@ -80,8 +80,10 @@ def half_peaks(patch: U8, *, face: float, contrast: float, spacing: float = 0.56
     ).reshape(-1, 2)
     depth = np.array([face - g[y, x] for y, x in kept], dtype=np.float64)
     # what is dark inside the half away from every pip (print, a seam, a pip of another half)
-    away = inner.astype(np.uint8)
-    for y, x in kept:
-        cv2.circle(away, (x, y), round(0.15 * PATCH), 0, -1)
+    away = np.zeros(g.shape, dtype=np.uint8)
+    lo, hi = round(0.12 * PATCH), round(0.88 * PATCH)  # a blurred seam or bar reaches in
+    away[lo:hi, lo:hi] = 1
+    for y, x in kept:  # a blurred pip's halo reaches about to its neighbours
+        cv2.circle(away, (x, y), round(0.22 * PATCH), 0, -1)
     rest = float(face - g[away > 0].min()) if away.any() else 0.0
     return HalfPeaks(pts, depth, rest)

@@ -359,7 +359,7 @@ def _peak_tile(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | N
     found = [half_peaks(patch, face=level, contrast=contrast) for patch in patches]
     depths = np.concatenate([f.depth for f in found])
     # a mark that is no pip but nearly as dark as the pips is print, a seam or a neighbour
-    limit = 0.6 * (float(np.median(depths)) if depths.size else 2.5 * contrast)
+    limit = 0.75 * (float(np.median(depths)) if depths.size else 2.5 * contrast)
     halves: list[HalfReading] = []
     confs: list[float] = []
     for c, got in zip(centres, found, strict=True):
