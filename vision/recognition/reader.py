@@ -223,10 +223,10 @@ def _read_outlines(
         if int(free.sum()) * step * step < width * width:
             return tiles
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
+    # blurred pips joined to a seam are spots only at the face threshold
+    left = np.vstack([left, _unexplained(_pip_like(p, blobs, max(widths)), tiles)])
     if left.shape[0] == 0:
-        left = _unexplained(_pip_like(p, blobs, width), tiles)
-        if left.shape[0] == 0:
-            return tiles
+        return tiles
     best: list[TileReading] = []
     for w in widths:
         read = _outline_tiles(
