@@ -29,6 +29,10 @@ _BASE: dict[int, list[tuple[int, int]]] = {
     9: [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1)],
 }
 
+#: Spacing of the outer pips of a common set (0.28 of the tile width from the half's centre),
+#: in half-square units; used only where no half read gives a measured one.
+STANDARD_SPACING = 0.56
+
 #: The pip counts the reader knows.
 MAX_LAYOUT = max(_BASE)
 

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.recognition.layouts import STANDARD_SPACING
 from vision.types import Point
 
 U8 = npt.NDArray[np.uint8]
@@ -54,7 +55,9 @@ def half_patch(grey: U8, center: Point, along: Point, width: float) -> U8:
     return np.asarray(patch, dtype=np.uint8)
 
 
-def half_peaks(patch: U8, *, face: float, contrast: float, spacing: float = 0.56) -> HalfPeaks:
+def half_peaks(
+    patch: U8, *, face: float, contrast: float, spacing: float = STANDARD_SPACING
+) -> HalfPeaks:
     """The dark peaks of a half ``patch`` (see :func:`half_patch`): darker than ``face`` by at
     least ``contrast`` (grey levels), one per ``spacing`` (half units, the distance between
     neighbouring pips), inside the half's inner square."""

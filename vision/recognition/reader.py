@@ -19,12 +19,19 @@ How it reads a frame (no board, camera or colour knowledge; the scale comes from
    the pips are in size, how typical the bar is and whether the width was measured;
    overlapping proposals keep the most confident.
 5. *Second looks*: where round, pip-sized spots lie in no tile read, those parts are read
-   again with faint line-like marks counted as dark, then sharpened; small tiles (about
-   22 px wide) enlarged 2x. See :func:`_read_again`.
+   again with faint line-like marks counted as dark, then sharpened; tiles up to 40 px wide
+   enlarged 2x (the whole scene when many spots are unexplained: blur). Bars are followed
+   along their line in the grey image, so a blurred bar's short ink core does not shrink
+   the tile. See :func:`_read_again`.
 6. *Gaps*: where a good share of face still lies in no tile read, thin lines are carved into
    straight pieces: a bar that runs into the seams of a double laid crosswise between two
    tiles, or a bar about a pixel thick and fainter than ink (a blank double has no pips to
    prompt a second look). See :func:`_fill_gaps`.
+7. *Outlines*: where pips are still unexplained (blur can hide every bar and seam of a
+   line), the faces are tiled with ``w x 2w`` rectangles from the line's ends inward
+   (:mod:`vision.recognition.poses`), each centred on its pips and read like a bar
+   proposal, or else with its pips counted as dark peaks (:mod:`vision.recognition.peaks`).
+   See :func:`_read_outlines`.
 
 Letter boxes, logos and markers fail the cleanliness or layout checks. Printed pictures of
 dominoes with clean faces do look like tiles from above (they are flat, but that is not
@@ -46,7 +53,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import InvalidImageError
-from vision.recognition.layouts import MAX_LAYOUT, layout_fit
+from vision.recognition.layouts import MAX_LAYOUT, STANDARD_SPACING, layout_fit
 from vision.recognition.params import RecognitionParams
 from vision.recognition.peaks import half_patch, half_peaks
 from vision.recognition.poses import TilePose, dominant_angle, fit_poses
@@ -218,9 +225,9 @@ def _read_outlines(
     if left.shape[0] == 0:
         # blurred pips may have joined a seam and be no spot at all: where a tile's area of
         # face lies outside every tile read, look for them labelled at the face threshold
-        step = max(1, int(width / 8))
+        step = max(1, int(max(widths) / 8))
         free = (crop[::step, ::step] > threshold) & (occupied[::step, ::step] == 0)
-        if int(free.sum()) * step * step < width * width:
+        if int(free.sum()) * step * step < max(widths) ** 2:
             return tiles
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
     # blurred pips joined to a seam are spots only at the face threshold
@@ -268,7 +275,9 @@ def _outline_tiles(
         return []
     pip_ids = _pip_candidates(p, blobs, width)
     proposals = [_centred_on_pips(pr, blobs, pip_ids) for pr in proposals]
-    read = _read_tiles(p, crop, labels, blobs, proposals, width=width, spacing_hint=0.56)
+    read = _read_tiles(
+        p, crop, labels, blobs, proposals, width=width, spacing_hint=STANDARD_SPACING
+    )
     read = [t for t in read if t.confidence >= p.upscale_min_confidence]
     # where blur joined or lost pips, count them as dark peaks instead
     for pr in proposals:
@@ -277,7 +286,8 @@ def _outline_tiles(
         tile = _peak_tile(p, crop, pr)
         if tile is not None and tile.confidence >= p.upscale_min_confidence:
             read.append(tile)
-    return read
+    # with no bar seen, a face without a pip may be a tile lying face down: not a tile
+    return [t for t in read if t.halves[0].pips + t.halves[1].pips > 0]
 
 
 def _face_boxes(
@@ -321,11 +331,14 @@ def _strip_width(crop: U8, threshold: int, spots: F64) -> float:
     k = 4 * round(float(np.median(spots[:, 2]))) + 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     face = cv2.morphologyEx((crop > threshold).view(np.uint8), cv2.MORPH_CLOSE, disc)
+    if face.all():
+        return 0.0  # face everywhere (a sheet, noise): no strips
     dist = cv2.distanceTransform(face, cv2.DIST_L2, 5)
     ridge = (dist >= k / 2) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
     if int(ridge.sum()) < 2 * k:
         return 0.0
-    return 2.0 * float(np.percentile(dist[ridge], 75))
+    width = 2.0 * float(np.percentile(dist[ridge], 75))
+    return width if width < min(crop.shape) else 0.0
 
 
 def _outline_width(crop: U8, threshold: int, spots: F64) -> float:
