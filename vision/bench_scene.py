@@ -120,7 +120,7 @@ SHIPPED_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "latin-hand"
 def _bench_identify_tracking() -> list[dict[str, object]]:
     """Tracking with the real recogniser over the shipped fixture (1920x1080): speed, and
     whether the added tiles, order and ends equal its truth."""
-    from vision.tracking import added_tiles, track_fixture
+    from vision.tracking import compare_with_truth, track_fixture
 
     identify = _recogniser()
     if identify is None or not (SHIPPED_FIXTURE / "truth.json").is_file():
@@ -131,8 +131,7 @@ def _bench_identify_tracking() -> list[dict[str, object]]:
     result = track_fixture(SHIPPED_FIXTURE, recognize=identify)
     wall = time.perf_counter() - t0
     cpu = time.process_time() - cpu0
-    expected = [(sorted(m["tile"].split("-")), m["end"]) for m in truth["moves"] if "end" in m]
-    got = [(sorted(str(p) for p in a.pips), a.end) for a in added_tiles(result.events)]
+    exact = compare_with_truth(truth, result.events).equal
     unsure = sum(1 for e in result.events if type(e).__name__ == "Unsure")
     return [
         _row(
@@ -142,7 +141,7 @@ def _bench_identify_tracking() -> list[dict[str, object]]:
             ">= 10x",
             f"shipped fixture {truth['width']}x{truth['height']} with vision.recognition.identify "
             f"({result.duration_s / cpu:.1f}x in CPU time); "
-            f"{'exactly' if got == expected else 'NOT'} truth's tiles, order and ends; "
+            f"{'exactly' if exact else 'NOT'} truth's tiles, order and ends; "
             f"{unsure} unsure",
         )
     ]
@@ -158,7 +157,7 @@ def _recogniser() -> Any | None:
 def bench_fixture(quick: bool) -> list[dict[str, object]]:
     from vision.fixture import render_fixture
     from vision.render.sample import sample_record
-    from vision.tracking import added_tiles, track_fixture
+    from vision.tracking import compare_with_truth, track_fixture
 
     rows: list[dict[str, object]] = []
     seeds = [1] if quick else [1, 2, 3]
@@ -178,11 +177,7 @@ def bench_fixture(quick: bool) -> list[dict[str, object]]:
             elapsed = time.perf_counter() - t0
             track_x.append(info.duration_s / elapsed)
             truth = json.loads((out / "truth.json").read_text(encoding="utf-8"))
-            expected = [
-                (sorted(m["tile"].split("-")), m["end"]) for m in truth["moves"] if "end" in m
-            ]
-            got = [(sorted(str(p) for p in a.pips), a.end) for a in added_tiles(result.events)]
-            exact += int(got == expected)
+            exact += int(compare_with_truth(truth, result.events).equal)
         n = len(seeds)
         rows.append(
             _row(

@@ -802,3 +802,56 @@ def track_fixture(
 
 def added_tiles(events: Sequence[SceneEvent]) -> list[TileAdded]:
     return [e for e in events if isinstance(e, TileAdded)]
+
+
+@dataclass(frozen=True, slots=True)
+class TruthComparison:
+    """The added tiles of a rendered fixture as ``truth.json`` has them and as tracking
+    reported them, in order: ``(tile, end)`` with the tile's halves sorted (``"3-6"``), plus
+    each add's time (truth: when the scene settled; tracking: the event's time).
+
+    The two are equal when the tiles, their order and their ends are (times are not compared).
+    """
+
+    expected: tuple[tuple[str, str], ...]
+    got: tuple[tuple[str, str], ...]
+    expected_t: tuple[float, ...]
+    got_t: tuple[float, ...]
+
+    @property
+    def equal(self) -> bool:
+        return self.expected == self.got
+
+    def first_difference(self) -> str | None:
+        """The first add where the two part, in words; ``None`` when they are equal."""
+        n_exp, n_got = len(self.expected), len(self.got)
+        for i in range(max(n_exp, n_got)):
+            want = self.expected[i] if i < n_exp else None
+            have = self.got[i] if i < n_got else None
+            if want == have:
+                continue
+            truth = (
+                f"truth {want[0]} at {want[1]} (t={self.expected_t[i]:.2f})"
+                if want
+                else "truth has no more adds"
+            )
+            tracked = (
+                f"tracked {have[0]} at {have[1]} (t={self.got_t[i]:.2f})"
+                if have
+                else "tracked nothing more"
+            )
+            return f"add {i + 1} of {n_exp}: {truth}, {tracked} ({n_got} adds tracked)"
+        return None
+
+
+def compare_with_truth(truth: dict[str, Any], events: Sequence[SceneEvent]) -> TruthComparison:
+    """Compare tracked events with a rendered fixture's ``truth.json`` (see
+    :class:`TruthComparison`): every truth move with an ``end`` against every :class:`TileAdded`."""
+    moves = [m for m in truth["moves"] if "end" in m]
+    adds = added_tiles(events)
+    return TruthComparison(
+        expected=tuple(("-".join(sorted(m["tile"].split("-"))), m["end"]) for m in moves),
+        got=tuple(("-".join(sorted(str(p) for p in a.pips)), a.end) for a in adds),
+        expected_t=tuple(float(m.get("t_settled", m.get("t_placed", 0.0))) for m in moves),
+        got_t=tuple(a.t for a in adds),
+    )
