@@ -29,6 +29,9 @@ class RecognitionParams:
     #: Bounds clamping the automatic threshold.
     white_threshold_min: int = 80
     white_threshold_max: int = 200
+    #: ... and at least this fraction of the way from the frame's median (the table) to its
+    #: brightest pixels (the faces): a light gradient can put Otsu's split inside the table.
+    white_above_table_rel: float = 0.25
     #: Ink (pips, bars) is darker than this fraction of the typical face brightness.
     #: Pixels between ink and the face threshold count as dark only away from thin gaps, so
     #: a pip blurred into the bar beside it stays a separate pip.

@@ -655,6 +655,11 @@ def _white_threshold(p: RecognitionParams, grey: U8) -> int:
     otsu, _ = cv2.threshold(
         np.ascontiguousarray(small), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU
     )
+    # A light gradient or a bright table can put Otsu's split inside the table (the faces
+    # are a small share of the frame): the faces are the brightest pixels, so the threshold
+    # is at least a quarter of the way from the typical pixel (the table) to them.
+    median, top = (float(v) for v in np.percentile(small, (50.0, 99.9)))
+    otsu = max(otsu, median + p.white_above_table_rel * (top - median))
     return int(min(max(otsu, p.white_threshold_min), p.white_threshold_max))
 
 
