@@ -402,17 +402,7 @@ def _peaks_at(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | No
         halves.append(HalfReading(center=c, pips=n, confidence=round(conf, 4)))
         confs.append(conf)
     conf = min(confs) * 0.85  # not measured on a bar
-    hl, hw = pr.width * p.tile_aspect / 2, pr.width / 2
-    (cx, cy), (vx, vy) = pr.center, pr.across
-    corners = tuple(
-        (cx + su * hl * ux + sv * hw * vx, cy + su * hl * uy + sv * hw * vy)
-        for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))
-    )
-    return TileReading(
-        corners=(corners[0], corners[1], corners[2], corners[3]),
-        halves=(halves[0], halves[1]),
-        confidence=conf,
-    )
+    return TileReading(_corners(p, pr), (halves[0], halves[1]), conf)
 
 
 def _centred_on_pips(pr: _Proposal, blobs: _Blobs, pip_ids: I32) -> _Proposal:
@@ -1683,22 +1673,22 @@ def _score_tile(
     conf = min(half_conf) * (0.5 + 0.5 * bar) * (1.0 if pr.measured else 0.85)
     if conf < p.min_confidence:
         return None
-    hl = pr.width * p.tile_aspect / 2
-    hw = pr.width / 2
-    (cx, cy), (ux, uy), (vx, vy) = pr.center, pr.along, pr.across
-    corners = tuple(
-        (cx + su * hl * ux + sv * hw * vx, cy + su * hl * uy + sv * hw * vy)
-        for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))
-    )
     readings = tuple(
         HalfReading(center=h.center, pips=h.pips, confidence=round(c, 4))
         for h, c in zip(halves, half_conf, strict=True)
     )
-    return TileReading(
-        corners=(corners[0], corners[1], corners[2], corners[3]),
-        halves=(readings[0], readings[1]),
-        confidence=conf,
-    )
+    return TileReading(_corners(p, pr), (readings[0], readings[1]), conf)
+
+
+def _corners(p: RecognitionParams, pr: _Proposal) -> tuple[Point, Point, Point, Point]:
+    """The outline of the tile ``pr`` proposes, going round."""
+    hl, hw = pr.width * p.tile_aspect / 2, pr.width / 2
+    (cx, cy), (ux, uy), (vx, vy) = pr.center, pr.along, pr.across
+    c = [
+        (cx + su * hl * ux + sv * hw * vx, cy + su * hl * uy + sv * hw * vy)
+        for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    ]
+    return (c[0], c[1], c[2], c[3])
 
 
 def _suppress_overlaps(
