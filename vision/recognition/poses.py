@@ -13,8 +13,10 @@ So a line of touching tiles is read from its ends (or from tiles the bars gave) 
 tile at a time, each starting where the last one ends: the seam between two touching tiles is
 never needed, and a rectangle straddling two tiles (one half of each) never borders the table at
 an end. Among the rectangles allowed, the one whose ends are darkest (seams, table) and whose
-inside next to the ends is brightest wins, at whole pixels in a frame turned so the tiles' edges
-run along its axes. Pure functions over arrays.
+bands where no pip can lie (beside the ends and the bar) are brightest wins, at whole pixels in
+a frame turned so the tiles' edges run along its axes. Where a line turns, no rectangle may
+have both long sides bordered yet: then a few with one side half on a face are tried, and the
+one after which the most face gets covered is kept. Pure functions over arrays.
 """
 
 from __future__ import annotations
