@@ -1,4 +1,7 @@
-"""A seam between two touching tiles is no bar: blank halves beside it are no 0-0."""
+"""A seam between two touching tiles is no bar: blank halves beside it are no 0-0.
+
+The drawn line is a regression check of the whole reader (it was read right before the rule
+too); the rule itself is checked on readings in the last test."""
 
 from __future__ import annotations
 

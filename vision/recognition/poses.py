@@ -55,6 +55,16 @@ def dominant_angle(grey: U8) -> float:
     return angle % (math.pi / 2)
 
 
+def closed_faces(grey: U8, threshold: int, k: int) -> npt.NDArray[np.bool_]:
+    """The bright faces of ``grey`` (above ``threshold``) with dark marks narrower than ``k``
+    pixels (pips, bars, seams) closed up by a disc."""
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    out: npt.NDArray[np.bool_] = (
+        cv2.morphologyEx((grey > threshold).view(np.uint8), cv2.MORPH_CLOSE, disc) > 0
+    )
+    return out
+
+
 def fit_poses(
     grey: U8,
     *,
@@ -127,10 +137,8 @@ def _tile_frame(
     line (a corner where the line turns, before the tile beside it is placed); of the few best
     such, the one after which the most face gets covered is taken (placing a corner tile the
     wrong way leaves a half on its own further along)."""
-    face = (g > threshold) & valid
-    k = max(3, 2 * round(0.13 * width) + 1)  # closes pips, bars and seams
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    covered = cv2.morphologyEx(face.view(np.uint8), cv2.MORPH_CLOSE, disc) > 0
+    # pips, bars and seams closed up
+    covered = closed_faces(g, threshold, max(3, 2 * round(0.13 * width) + 1)) & valid
     win = max(3, 2 * round(0.6 * width) + 1)
     ref = np.maximum(cv2.dilate(g, np.ones((win, win), np.uint8)).astype(np.float32), threshold)
     frame = _Frame(

@@ -56,7 +56,7 @@ from vision.errors import InvalidImageError
 from vision.recognition.layouts import MAX_LAYOUT, STANDARD_SPACING, layout_fit
 from vision.recognition.params import RecognitionParams
 from vision.recognition.peaks import half_patch, half_peaks
-from vision.recognition.poses import TilePose, dominant_angle, fit_poses
+from vision.recognition.poses import TilePose, closed_faces, dominant_angle, fit_poses
 from vision.types import HalfReading, Point, SceneReading, TileReading
 
 log = logging.getLogger(__name__)
@@ -297,8 +297,7 @@ def _face_boxes(
     that hold one of ``spots`` and a tile's area outside the ``occupied`` pixels, and are no
     larger than a whole double-six set, with a margin."""
     k = max(3, 2 * round(0.2 * width) + 1)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    face = cv2.morphologyEx((crop > threshold).view(np.uint8), cv2.MORPH_CLOSE, disc)
+    face = closed_faces(crop, threshold, k).view(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(face, connectivity=8)
     free = np.bincount(labels[occupied == 0].ravel(), minlength=n)
     pad = round(0.5 * width) + 4
@@ -329,8 +328,7 @@ def _strip_width(crop: U8, threshold: int, spots: F64) -> float:
     if spots.shape[0] == 0:
         return 0.0
     k = 4 * round(float(np.median(spots[:, 2]))) + 1
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    face = cv2.morphologyEx((crop > threshold).view(np.uint8), cv2.MORPH_CLOSE, disc)
+    face = closed_faces(crop, threshold, k).view(np.uint8)
     if face.all():
         return 0.0  # face everywhere (a sheet, noise): no strips
     dist = cv2.distanceTransform(face, cv2.DIST_L2, 5)
@@ -345,8 +343,7 @@ def _outline_width(crop: U8, threshold: int, spots: F64) -> float:
     """The tile width from faces standing alone (a bright region, pips closed up, whose
     bounding rectangle is twice as long as wide and filled), 0 if there is none."""
     k = 2 * round(float(np.median(spots[:, 2]))) + 1
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    face = cv2.morphologyEx((crop > threshold).view(np.uint8), cv2.MORPH_CLOSE, disc)
+    face = closed_faces(crop, threshold, k).view(np.uint8)
     contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     widths: list[float] = []
     for c in contours:
