@@ -32,6 +32,17 @@ class RecognitionParams:
     #: ... and at least this fraction of the way from the frame's median (the table) to its
     #: brightest pixels (the faces): a light gradient can put Otsu's split inside the table.
     white_above_table_rel: float = 0.25
+    #: Blur (see vision.recognition.deblur). When a first reading leaves pip-like spots
+    #: outside every tile, the frame's blur is measured by re-blurring with a Gaussian of
+    #: ``blur_probe_px``; the blur added to a focused frame is ``sqrt(blur_gain *
+    #: (measured**2 - blur_floor_px**2))`` (fitted on rendered scenes of known blur: a
+    #: focused frame measures about 0.75 px). Above ``deblur_above_px`` the crop is read
+    #: again from a Wiener deconvolution of it with ``deblur_noise_to_signal``.
+    blur_probe_px: float = 1.5
+    blur_floor_px: float = 0.74
+    blur_gain: float = 1.5
+    deblur_above_px: float = 0.8
+    deblur_noise_to_signal: float = 0.01
     #: Ink (pips, bars) is darker than this fraction of the typical face brightness.
     #: Pixels between ink and the face threshold count as dark only away from thin gaps, so
     #: a pip blurred into the bar beside it stays a separate pip.

@@ -53,6 +53,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import InvalidImageError
+from vision.recognition import deblur
 from vision.recognition.layouts import MAX_LAYOUT, STANDARD_SPACING, layout_fit
 from vision.recognition.params import RecognitionParams
 from vision.recognition.peaks import half_patch, half_peaks
@@ -95,6 +96,11 @@ def identify(
     x0, y0, x1, y1 = roi
     crop = grey[y0:y1, x0:x1]
     tiles, width, spots = _read_crop(p, crop, threshold)
+    if not tiles or _unexplained(spots, tiles).shape[0] >= 2:
+        sharp = _deblurred(p, crop)
+        if sharp is not None:
+            crop = sharp
+            tiles, width, spots = _read_crop(p, crop, threshold)
     tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
     tiles += _fill_gaps(p, crop, threshold, tiles=tiles, width=width)
     tiles = _read_outlines(p, crop, threshold, tiles=tiles, width=width, spots=spots)
@@ -105,6 +111,17 @@ def identify(
     kept.sort(key=lambda t: (t.center[1], t.center[0]))
     length = width * p.tile_aspect if kept else 0.0
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+
+
+def _deblurred(p: RecognitionParams, crop: U8) -> U8 | None:
+    """``crop`` with its blur taken out, or None when it is in focus (see
+    :mod:`vision.recognition.deblur`): bars and seams a pixel thick come back."""
+    measured = deblur.blur_sigma(crop, probe=p.blur_probe_px)
+    added = deblur.added_blur(measured, floor=p.blur_floor_px, gain=p.blur_gain)
+    log.debug("blur measured %.2f px, added %.2f px", measured, added)
+    if added <= p.deblur_above_px:
+        return None
+    return deblur.deblurred(crop, added, noise_to_signal=p.deblur_noise_to_signal)
 
 
 def _read_again(
