@@ -40,7 +40,7 @@ class RecognitionParams:
     #: again from a Wiener deconvolution of it with ``deblur_noise_to_signal``.
     blur_probe_px: float = 1.5
     blur_floor_px: float = 0.74
-    blur_gain: float = 1.5
+    blur_gain: float = 2.0
     deblur_above_px: float = 0.8
     deblur_noise_to_signal: float = 0.01
     #: Ink (pips, bars) is darker than this fraction of the typical face brightness.
