@@ -90,3 +90,34 @@ def half_peaks(
         cv2.circle(away, (x, y), round(0.22 * PATCH), 0, -1)
     rest = float(face - g[away > 0].min()) if away.any() else 0.0
     return HalfPeaks(pts, depth, rest)
+
+
+def bar_dip(grey: U8, center: Point, along: Point, width: float, length: float) -> float:
+    """How much darker than the face the middle of a ``width x length`` tile at ``center``
+    is (``along`` its long axis), in units of the face's own unevenness: the profile along
+    the tile, averaged over the middle 60% of its width, at its darkest within a tenth of a
+    width of the centre, against its median and spread between a quarter and three quarters
+    of the way out along each half. A dividing bar blurred to a shadow of itself still
+    gives a dip many times that spread; a blank face gives about 1-2."""
+    n_along, n_across = 2 * PATCH, PATCH
+    sx, sy = length / n_along, width / n_across
+    ux, uy = along
+    vx, vy = -uy, ux
+    c0 = center[0] - (n_along / 2 - 0.5) * sx * ux - (n_across / 2 - 0.5) * sy * vx
+    c1 = center[1] - (n_along / 2 - 0.5) * sx * uy - (n_across / 2 - 0.5) * sy * vy
+    m = np.array([[sx * ux, sy * vx, c0], [sx * uy, sy * vy, c1]], dtype=np.float64)
+    patch = cv2.warpAffine(
+        grey,
+        m,
+        (n_along, n_across),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).astype(np.float32)
+    lo, hi = round(0.2 * n_across), round(0.8 * n_across)
+    profile = patch[lo:hi].mean(axis=0)
+    x = (np.arange(n_along) + 0.5) / n_along - 0.5  # along the tile, in tile lengths
+    middle = np.abs(x) <= 0.05 * width / length * 2
+    face = (np.abs(x) >= 0.125) & (np.abs(x) <= 0.375)
+    level = float(np.median(profile[face]))
+    spread = float(np.median(np.abs(profile[face] - level))) * 1.4826 + 0.5
+    return (level - float(profile[middle].min())) / spread

@@ -56,7 +56,7 @@ from vision.errors import InvalidImageError
 from vision.recognition import deblur
 from vision.recognition.layouts import MAX_LAYOUT, STANDARD_SPACING, layout_fit
 from vision.recognition.params import RecognitionParams
-from vision.recognition.peaks import half_patch, half_peaks
+from vision.recognition.peaks import bar_dip, half_patch, half_peaks
 from vision.recognition.poses import TilePose, closed_faces, dominant_angle, fit_poses
 from vision.types import HalfReading, Point, SceneReading, TileReading
 
@@ -95,15 +95,14 @@ def identify(
         return SceneReading(tiles=(), width=w, height=h)
     x0, y0, x1, y1 = roi
     crop = grey[y0:y1, x0:x1]
-    tiles, width, spots = _read_crop(p, crop, threshold)
-    if not tiles or _unexplained(spots, tiles).shape[0] >= 2:
+    first = _read_crop(p, crop, threshold)
+    sharp = None
+    if not first[0] or _unexplained(first[2], first[0]).shape[0] >= 2:
         sharp = _deblurred(p, crop)
-        if sharp is not None:
-            crop = sharp
-            tiles, width, spots = _read_crop(p, crop, threshold)
-    tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
-    tiles += _fill_gaps(p, crop, threshold, tiles=tiles, width=width)
-    tiles = _read_outlines(p, crop, threshold, tiles=tiles, width=width, spots=spots)
+    if sharp is None:
+        tiles, width = _read_rest(p, crop, threshold, first)
+    else:
+        tiles, width = _read_rest(p, sharp, threshold, _read_crop(p, sharp, threshold))
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
     if polygon is not None:
@@ -111,6 +110,17 @@ def identify(
     kept.sort(key=lambda t: (t.center[1], t.center[0]))
     length = width * p.tile_aspect if kept else 0.0
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+
+
+def _read_rest(
+    p: RecognitionParams, crop: U8, threshold: int, first: tuple[list[TileReading], float, F64]
+) -> tuple[list[TileReading], float]:
+    """The stages after the first reading (see :func:`identify`)."""
+    tiles, width, spots = first
+    tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
+    tiles += _fill_gaps(p, crop, threshold, tiles=tiles, width=width)
+    tiles = _read_outlines(p, crop, threshold, tiles=tiles, width=width, spots=spots)
+    return tiles, width
 
 
 def _deblurred(p: RecognitionParams, crop: U8) -> U8 | None:
@@ -210,6 +220,9 @@ def _read_again(
     return _add_missing(p, tiles, native, width), width
 
 
+BLANK_FREE = 0.8
+
+
 def _read_outlines(
     p: RecognitionParams,
     crop: U8,
@@ -249,8 +262,6 @@ def _read_outlines(
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
     # blurred pips joined to a seam are spots only at the face threshold
     left = np.vstack([left, _unexplained(_pip_like(p, blobs, max(widths)), tiles)])
-    if left.shape[0] == 0:
-        return tiles
     best: list[TileReading] = []
     for w in widths:
         read = _outline_tiles(
@@ -303,8 +314,19 @@ def _outline_tiles(
         tile = _peak_tile(p, crop, pr)
         if tile is not None and tile.confidence >= p.upscale_min_confidence:
             read.append(tile)
-    # with no bar seen, a face without a pip may be a tile lying face down: not a tile
-    return [t for t in read if t.halves[0].pips + t.halves[1].pips > 0]
+    # a face without a pip may be a tile lying face down: a double blank only with its bar
+    return [t for t in read if t.halves[0].pips + t.halves[1].pips > 0 or _bar_seen(p, crop, t)]
+
+
+def _bar_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
+    """Is there a dividing bar across the middle of ``t`` (see :func:`peaks.bar_dip`)?"""
+    (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
+    half = math.hypot(bx - ax, by - ay)
+    if half <= 0:
+        return False
+    along = ((bx - ax) / half, (by - ay) / half)
+    dip = bar_dip(crop, t.center, along, _tile_width(t), _tile_width(t) * p.tile_aspect)
+    return dip >= p.blank_bar_min_dip
 
 
 def _face_boxes(
@@ -324,6 +346,9 @@ def _face_boxes(
     yi = np.clip(spots[:, 1].astype(np.intp), 0, hgt - 1)
     seeded = np.zeros(n, dtype=np.bool_)
     seeded[labels[yi, xi]] = True
+    # a face with no spot at all is looked at only if it can hold a whole tile (a double
+    # blank, kept only with its bar seen)
+    seeded |= free >= 2 * BLANK_FREE * width * width
     area = stats[:, 4]
     wanted = seeded & (free >= width * width) & (area <= 80 * width * width)
     for lab in np.flatnonzero(wanted).tolist():
