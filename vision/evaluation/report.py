@@ -18,6 +18,7 @@ _COUNTS = (
     "duplicates",
     "false_pos",
     "false_tiles",
+    "straddling",
     "halves_found",
     "halves_correct",
     "tiles_correct",
@@ -111,6 +112,7 @@ class EvalReport:
             f"half recall        {pct(t['halves_found'], t['truth_halves'])}",
             f"tile identity      {pct(t['tiles_correct'], t['truth_tiles'])}",
             f"false halves {t['false_pos']}, false tiles {t['false_tiles']}, "
+            f"read across two tiles {t['straddling']}, "
             f"duplicates {t['duplicates']}, outside the scored area {t['outside']}",
         ]
         if secs:

@@ -55,6 +55,8 @@ class ImageScore:
     duplicates: int = 0
     false_pos: int = 0
     false_tiles: int = 0
+    #: tiles read across two tiles: each half is some tile's half, never the same tile's
+    straddling: int = 0
     halves_found: int = 0
     halves_correct: int = 0
     tiles_correct: int = 0
@@ -239,6 +241,11 @@ def score_generic(
     )
     if st.false_tiles:
         st.wrong.append(f"{st.false_tiles} false tile(s)")
+    for pi, t in enumerate(tiles):
+        owners = {claimed_by.get((pi, hi)) for hi in range(len(t.halves))}
+        if len(t.halves) == 2 and None not in owners and len(owners) == 2:
+            st.straddling += 1
+            st.wrong.append(f"tile read across two tiles at {t.halves[0].center}")
     return st
 
 

@@ -102,7 +102,19 @@ def identify(
     if sharp is None:
         tiles, width = _read_rest(p, crop, threshold, first)
     else:
-        tiles, width = _read_rest(p, sharp, threshold, _read_crop(p, sharp, threshold))
+        again = _read_crop(p, sharp, threshold)
+        tiles, width = _read_rest(p, sharp, threshold, again)
+        # the outline stage was made for blur: what deconvolution left unread, it tries on
+        # the frame as it was
+        tiles = _read_outlines(p, crop, threshold, tiles=tiles, width=width, spots=again[2])
+        if not again[0]:
+            # no bar came back: the seams between touching tiles may have, and look like
+            # bars. The frame as it was is read too; the reading that leaves fewer pips
+            # unexplained wins (one read across the seams leaves the line's end halves out).
+            spots = np.vstack([first[2], again[2]])
+            plain, plain_width = _read_rest(p, crop, threshold, first)
+            if len(_unexplained(spots, plain)) < len(_unexplained(spots, tiles)):
+                tiles, width = plain, plain_width
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
     if polygon is not None:
@@ -244,6 +256,8 @@ def _read_outlines(
         return tiles
     widths = [width]
     if width <= 0:
+        if left.shape[0] == 0:
+            return tiles
         guess = _outline_width(crop, threshold, left) or _strip_width(crop, threshold, left)
         if guess <= 0:
             return tiles
