@@ -1,0 +1,153 @@
+"""Blur measured from the frame and taken back out (:mod:`vision.recognition.deblur`), and
+:func:`~vision.recognition.identify` on blurred rendered stills that need it.
+
+Expected blur figures are the sigma the test blurred with; expected tiles are the renderer's
+truth, never a reading.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from itertools import pairwise
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from tests.vision.test_recognition_blur import _problems, _still_truth
+from vision.recognition import identify
+from vision.recognition.deblur import added_blur, blur_sigma, deblurred
+from vision.recognition.params import RecognitionParams
+from vision.render.scene import RenderParams
+from vision.render.stills import render_stills
+from vision.types import Point
+
+U8 = npt.NDArray[np.uint8]
+
+FACE, TABLE, INK = 232, 45, 30
+
+
+def _faces(noise: float = 2.0, seed: int = 0) -> U8:
+    """Tile-like faces on a table: white rectangles with a one-pixel bar and round pips."""
+    rng = np.random.default_rng(seed)
+    img = np.full((240, 400), TABLE, np.float32)
+    for k in range(4):
+        x0 = 30 + 90 * k
+        cv2.rectangle(img, (x0, 60), (x0 + 40, 140), FACE, -1)
+        cv2.line(img, (x0 + 4, 100), (x0 + 36, 100), INK, 1)
+        for cy in (80, 120):
+            cv2.circle(img, (x0 + 20, cy), 3, INK, -1)
+    img += rng.normal(0.0, noise, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _blurred(img: U8, sigma: float) -> U8:
+    if sigma <= 0:
+        return img
+    return np.asarray(cv2.GaussianBlur(img, (0, 0), sigma), dtype=np.uint8)
+
+
+def test_blur_sigma_grows_with_the_blur_applied() -> None:
+    sharp = _faces()
+    measured = [blur_sigma(_blurred(sharp, s)) for s in (0.0, 0.6, 1.0, 1.5, 2.0)]
+    assert measured == sorted(measured)
+    # from 0.6 px on, each step is seen (below that the optics' own blur dominates)
+    assert all(b - a > 0.1 for a, b in pairwise(measured[1:]))
+
+
+def test_added_blur_is_zero_in_focus_and_near_the_blur_applied() -> None:
+    p = RecognitionParams()
+    sharp = _faces()
+
+    def added(s: float) -> float:
+        return added_blur(
+            blur_sigma(_blurred(sharp, s), probe=p.blur_probe_px),
+            floor=p.blur_floor_px,
+            gain=p.blur_gain,
+        )
+
+    assert added(0.0) <= p.deblur_above_px  # a frame in focus is not deconvolved
+    for s in (1.0, 1.5):
+        assert p.deblur_above_px < added(s) < 1.6 * s
+
+
+def test_blur_sigma_of_a_flat_frame_is_zero() -> None:
+    assert blur_sigma(np.full((64, 64), 128, np.uint8)) == 0.0
+
+
+def _bar_depth(img: U8) -> float:
+    """How much darker the bar's row is than the face around it (mean over the four faces)."""
+    depths = []
+    for k in range(4):
+        x0 = 30 + 90 * k
+        face = float(np.median(img[70:90, x0 + 8 : x0 + 32]))
+        depths.append(face - float(img[99:102, x0 + 10 : x0 + 30].min(axis=0).mean()))
+    return float(np.mean(depths))
+
+
+def test_deblurred_gives_a_one_pixel_bar_back_its_contrast() -> None:
+    sharp = _faces()
+    blurred = _blurred(sharp, 1.5)
+    restored = deblurred(blurred, 1.5, noise_to_signal=0.01)
+    assert restored.shape == blurred.shape and restored.dtype == np.uint8
+    assert _bar_depth(restored) > 1.5 * _bar_depth(blurred)
+    # the table far from any face stays as flat as it was, give or take the noise
+    assert float(restored[190:230, 20:380].std()) < 4 * max(1.0, float(blurred[190:230].std()))
+
+
+def test_deblurred_with_no_blur_is_the_frame_itself() -> None:
+    img = _faces()
+    assert deblurred(img, 0.0, noise_to_signal=0.01) is img
+
+
+_STILLS: dict[tuple[int, int, float, int], Path] = {}
+
+
+def _still(
+    tmp_path_factory: pytest.TempPathFactory,
+    size: tuple[int, int],
+    blur: float,
+    seed: int,
+    index: int,
+) -> tuple[U8, list[tuple[Point, Point, tuple[int, int]]]]:
+    key = (*size, blur, seed)
+    if key not in _STILLS:
+        out = tmp_path_factory.mktemp("deblur-stills")
+        base = RenderParams(width=size[0], height=size[1], blur=blur)
+        render_stills(out, 6, seed=seed, base=base, sweep=False)
+        _STILLS[key] = out
+    path = _STILLS[key] / f"{index:04d}.png"
+    doc = json.loads(path.with_suffix(".json").read_text())
+    assert (doc["width"], doc["height"]) == size and doc["params"]["blur"] == blur
+    return np.asarray(cv2.imread(str(path)), np.uint8), _still_truth(doc)
+
+
+#: (size, blur, seed, scene index) of still scenes (``render_stills``, no sweep) that the
+#: reader without deconvolution misses tiles of (3-15 each when these tests were written)
+NEEDS_DEBLUR = [
+    ((1280, 720), 1.5, 1, 3),
+    ((1280, 720), 1.5, 1, 5),
+    ((1280, 720), 1.5, 2, 4),
+    ((1280, 720), 1.0, 1, 3),
+    ((1600, 900), 1.5, 0, 4),
+    ((1600, 900), 1.5, 1, 1),
+]
+
+
+@pytest.mark.parametrize(("size", "blur", "seed", "index"), NEEDS_DEBLUR)
+def test_blurred_stills_are_read_exactly_once_deblurred(
+    tmp_path_factory: pytest.TempPathFactory,
+    size: tuple[int, int],
+    blur: float,
+    seed: int,
+    index: int,
+) -> None:
+    image, truth = _still(tmp_path_factory, size, blur, seed, index)
+    assert len(truth) >= 10
+    assert _problems(truth, identify(image)) == []
+    # and without deconvolution the same frame is not read entirely: the stage is needed
+    off = replace(RecognitionParams(), deblur_above_px=99.0)
+    assert _problems(truth, identify(image, off)) != []
