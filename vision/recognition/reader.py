@@ -525,8 +525,9 @@ def _add_missing(
     p: RecognitionParams, tiles: list[TileReading], found: list[TileReading], width: float
 ) -> list[TileReading]:
     """``tiles`` plus the tiles of ``found`` (most confident first) that overlap none of them
-    by more than ``look_overlap_max_rel`` (real tiles do not overlap; a tile read straddling
-    a known one and the board beside it does)."""
+    by more than ``look_overlap_max_rel`` (real tiles do not overlap, but touching tiles read
+    a little too wide do, by a pixel or two; a tile read straddling a known one and the
+    board beside it overlaps it by half)."""
     kept = list(tiles)
     for t in sorted(found, key=lambda t: -t.confidence):
         if not any(_clash(p, t, k, width, p.look_overlap_max_rel) for k in kept):
