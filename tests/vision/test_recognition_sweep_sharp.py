@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -18,6 +19,7 @@ from vision.render.scene import RenderParams, SceneRenderer, sweep_params
 from vision.render.stills import RESOLUTIONS, _scene_tiles
 
 SEED = 1
+U8 = npt.NDArray[np.uint8]
 
 
 def _sweep_scene(
@@ -59,3 +61,86 @@ def test_touching_tiles_read_a_little_too_wide_are_both_kept(index: int) -> None
     """Thick tiles seen at a slant are read about a tenth too wide, so a tile found on a second
     look overlaps the neighbour it touches end to end by a pixel or two: both are tiles."""
     assert _misses(index) == ([], 0)
+
+
+@pytest.mark.parametrize("index", [51, 86, 99, 123, 135, 369, 584])
+def test_a_bar_right_across_the_face_splits_it_into_two_halves(index: int) -> None:
+    """Doubles laid crosswise whose bar runs into the seams on both sides, and tiles whose bar
+    runs into the table (or a neighbour) at both ends: the face falls apart into two squares,
+    which are the tile's halves."""
+    assert _misses(index) == ([], 0)
+
+
+_SPOTS = {
+    0: [],
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)],
+    6: [(-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)],
+}
+
+
+def _drawn(tiles: list[tuple[int, int, bool, tuple[int, int]]], *, s: int, seed: int) -> U8:
+    """Tiles ``(x, y, horizontal, pips)`` (top-left corner, pixels) ``s`` wide on a dark table,
+    each bar drawn right across the face, so it runs into the table at both ends; and a 6-6
+    at the bottom right with its bar inside the face (so the scene's tile width is known)."""
+    rng = np.random.default_rng(seed)
+    img = np.full((260, 360), 45.0)
+    for x, y, horizontal, pips in [*tiles, (240, 200, True, (6, 6))]:
+        w, h = (2 * s, s) if horizontal else (s, 2 * s)
+        img[y : y + h, x : x + w] = 228.0
+        inset = 4 if pips == (6, 6) else 0
+        if horizontal:
+            img[y + inset : y + h - inset, x + s - 1 : x + s + 1] = 60.0
+        else:
+            img[y + s - 1 : y + s + 1, x + inset : x + w - inset] = 60.0
+        for k, n in enumerate(pips):
+            hx = x + s / 2 + (k * s if horizontal else 0)
+            hy = y + s / 2 + (0 if horizontal else k * s)
+            for u, v in _SPOTS[n]:
+                centre = (round(hx + u * 0.28 * s), round(hy + v * 0.28 * s))
+                cv2.circle(img, centre, max(2, s // 11), 30.0, -1, cv2.LINE_AA)
+    img += rng.normal(0, 2.0, img.shape)
+    grey = np.clip(cv2.GaussianBlur(img, (0, 0), 0.6), 0, 255).astype(np.uint8)
+    return np.asarray(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+
+
+def _read(image: U8) -> list[tuple[tuple[int, int], tuple[int, ...]]]:
+    reading = identify(image)
+    return sorted(
+        ((round(t.center[0]), round(t.center[1])), tuple(sorted(h.pips for h in t.halves)))
+        for t in reading.tiles
+    )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tiles_whose_bar_runs_into_the_table_are_read(seed: int) -> None:
+    """A 5-3 read the usual way beside a 0-0 and a 1-2 whose bars reach the table, and two
+    such tiles end to end (their seam splits the faces as the bars do: four squares in a row
+    are paired from the ends)."""
+    s = 30
+    tiles = [
+        (40, 40, True, (5, 3)),
+        (40, 120, True, (0, 0)),
+        (180, 40, False, (1, 2)),
+        (40, 190, True, (2, 1)),
+        (40 + 2 * s + 2, 190, True, (0, 3)),
+    ]
+    image = _drawn(tiles, s=s, seed=seed)
+    expected = [
+        ((round(x + (s if h else s / 2)), round(y + (s / 2 if h else s))), tuple(sorted(pips)))
+        for x, y, h, pips in [*tiles, (240, 200, True, (6, 6))]
+    ]
+    read = _read(image)
+    assert sorted(p for _, p in read) == sorted(p for _, p in expected)
+    for (x, y), pips in read:
+        assert any(math.dist((x, y), c) < 4 and pips == e for c, e in expected), (x, y, pips)
+
+
+def test_squares_that_pair_up_two_ways_are_no_tiles() -> None:
+    """Two such tiles side by side: four squares in a block, each beside two others. Which
+    two are a tile cannot be told from the squares: nothing is read (no false tile)."""
+    s = 30
+    image = _drawn([(40, 40, True, (0, 0)), (40, 40 + s + 2, True, (0, 0))], s=s, seed=0)
+    assert [p for _, p in _read(image)] == [(6, 6)]

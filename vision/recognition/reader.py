@@ -1146,8 +1146,149 @@ def _fill_gaps(
         labels, blobs = _dark_regions(p, part, threshold)
         known = [_shifted(t, -rx0, -ry0) for t in tiles + added]
         found = _carved_tiles(p, part, labels, blobs, tiles=known, width=width)
+        found += _split_tiles(p, part, labels, blobs, tiles=known + found, width=width)
         added += [_shifted(t, rx0, ry0) for t in found]
     return added
+
+
+def _split_tiles(
+    p: RecognitionParams,
+    grey: U8,
+    labels: I32,
+    blobs: _Blobs,
+    *,
+    tiles: list[TileReading],
+    width: float,
+) -> list[TileReading]:
+    """Tiles whose bar runs right across the face (into the table, or into the seams of a
+    double laid crosswise), read from the two square halves it splits the face into.
+
+    The face outside every tile read, pips filled in, falls apart into ``w x w`` squares
+    where such a bar cuts a tile in two (see :func:`_face_squares`). Two squares side by
+    side, a thin line apart, are a tile's halves; but two such tiles touching end to end make
+    four squares in a row, and the middle two (the seam between them) look just as good. So
+    squares are paired from the ends of such rows inward (see :func:`_pair_squares`). Each
+    pair is read like a bar proposal, its halves on the squares; confident tiles that overlap
+    no tile read by more than ``carve_overlap_max_rel`` are kept."""
+    hh, ww = labels.shape
+    read = np.zeros((hh, ww), dtype=np.uint8)
+    for t in tiles:
+        cv2.fillConvexPoly(read, np.rint(np.array(t.corners)).astype(np.int32), 1)
+    squares = _face_squares(p, grey, labels, blobs, read=read, width=width)
+    found: list[TileReading] = []
+    for i, j in _pair_squares(p, squares, width):
+        (xi, yi), (xj, yj) = squares[i][0], squares[j][0]
+        centre = ((xi + xj) / 2, (yi + yj) / 2)
+        d = math.hypot(xj - xi, yj - yi)
+        ux, uy = (xj - xi) / d, (yj - yi) / d
+        if (abs(ux) >= abs(uy) and ux < 0) or (abs(ux) < abs(uy) and uy < 0):
+            ux, uy = -ux, -uy  # first half left/top, as for bar proposals
+        across = (-uy, ux)
+        # the halves are the squares: a slanted view can make a tile shorter than 2w
+        w = d if _near(d, width, p) else width
+        bar = _Bar(-1, centre, across, 0.8 * w, 1.0, w / 2, w / 2, w, w)
+        pr = _Proposal(bar, centre, (ux, uy), across, w, w == d)
+        # one at a time: the pip spacing of one tile's halves says nothing of another's
+        found += _read_tiles(
+            p, grey, labels, blobs, [pr], width=width, spacing_hint=STANDARD_SPACING
+        )
+    kept = list(tiles)
+    for t in sorted(found, key=lambda t: -t.confidence):
+        if t.confidence < p.carve_min_confidence:
+            continue
+        if not any(_clash(p, t, k, width, p.carve_overlap_max_rel) for k in kept):
+            kept.append(t)
+    return kept[len(tiles) :]
+
+
+#: A face square: centre, edge direction (radians), side along that direction, other side.
+_Square = tuple[tuple[float, float], float, float, float]
+
+
+def _face_squares(
+    p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, *, read: U8, width: float
+) -> list[_Square]:
+    """The parts of the face outside the ``read`` pixels that are squares about ``width``
+    across. Faint lines (a thin bar) cut the face too; the pips and the faint rims round
+    them are filled in (a pip near a side can reach the table through its rim)."""
+    hh, ww = labels.shape
+    face = ((labels == 0) & ~_faint(p, grey, blobs, width)).astype(np.uint8)
+    bw, bh = blobs.w, blobs.h
+    pips = blobs.enclosed & (blobs.area <= p.pip_max_area_rel * width * width)
+    pips &= np.maximum(bw, bh) <= 1.5 * np.minimum(bw, bh)  # round: no piece of a bar
+    pips[0] = False
+    face |= cv2.dilate(pips[labels].view(np.uint8), np.ones((3, 3), np.uint8))
+    face &= read == 0
+    _, comp, stats, _ = cv2.connectedComponentsWithStats(1 - face, connectivity=4)
+    hx, hy, hw, hh_, ha = (stats[:, i] for i in range(5))
+    hole = (hx > 0) & (hy > 0) & (hx + hw < ww) & (hy + hh_ < hh) & (ha <= 0.3 * width**2)
+    hole[0] = False
+    face |= hole[comp].view(np.uint8)
+    n, comp, stats, cents = cv2.connectedComponentsWithStats(face, connectivity=4)
+    squares: list[_Square] = []
+    for c in range(1, n):
+        if not 0.5 <= stats[c, 4] / width**2 <= 1.4:
+            continue
+        x, y, w, h = (int(v) for v in stats[c, :4])
+        pts = cv2.findNonZero((comp[y : y + h, x : x + w] == c).astype(np.uint8))
+        (_, _), (a, b), angle = cv2.minAreaRect(pts)
+        a, b = a + 1.0, b + 1.0  # pixel centres to pixel edges
+        if min(a, b) < 0.7 * width or max(a, b) > 1.3 * width or stats[c, 4] < 0.65 * a * b:
+            continue
+        centre = (float(cents[c][0]), float(cents[c][1]))
+        squares.append((centre, math.radians(angle), a, b))
+    return squares
+
+
+def _pair_squares(
+    p: RecognitionParams, squares: list[_Square], width: float
+) -> list[tuple[int, int]]:
+    """Pairs of ``squares`` that are one tile's halves: side by side along an edge, a thin
+    line (at most a bar's thickness) apart. A square with only one such neighbour (the
+    table or tiles read round its other sides) takes it; the pairs taken free the next ones
+    (a row of squares is paired from its ends inward); what stays ambiguous is left alone."""
+    partners: dict[int, set[int]] = {i: set() for i in range(len(squares))}
+    for i, ((xi, yi), *si) in enumerate(squares):
+        for j in range(i + 1, len(squares)):
+            (xj, yj), *sj = squares[j]
+            d = math.hypot(xj - xi, yj - yi)
+            if not 0.75 * width <= d <= 1.3 * width:
+                continue
+            step = math.atan2(yj - yi, xj - xi)
+            if any(_off_axis(step, s[0]) > math.radians(12) for s in (si, sj)):
+                continue
+            sides = sum(_side_along(step, *s) for s in (si, sj))
+            if d - sides / 2 <= p.bar_max_thickness_rel * width:  # a line, no strip of table
+                partners[i].add(j)
+                partners[j].add(i)
+    pairs: list[tuple[int, int]] = []
+    paired: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for i in sorted(partners):
+            left = partners[i] - paired
+            if i in paired or len(left) != 1:
+                continue
+            j = next(iter(left))
+            pairs.append((i, j))
+            paired |= {i, j}
+            changed = True
+    return pairs
+
+
+def _side_along(direction: float, edge: float, a: float, b: float) -> float:
+    """The side of a rectangle (side ``a`` along ``edge``, ``b`` across it) that runs most
+    nearly along ``direction`` (radians)."""
+    d = (direction - edge) % math.pi
+    return a if min(d, math.pi - d) < math.pi / 4 else b
+
+
+def _off_axis(direction: float, edge: float) -> float:
+    """How far (radians) ``direction`` is from the nearest of the edge directions ``edge``
+    and ``edge`` + a right angle."""
+    d = (direction - edge) % (math.pi / 2)
+    return min(d, math.pi / 2 - d)
 
 
 def _carved_tiles(
@@ -1180,10 +1321,7 @@ def _carved_tiles(
     lo, hi = p.bar_min_rel * width, p.bar_max_rel * width
     dark = (labels != 0).astype(np.uint8)
     broad = cv2.morphologyEx(dark, cv2.MORPH_OPEN, kernel)
-    # a bar about a pixel thick is fainter than ink: darker than the face round it will do
-    window = np.ones((2 * round(width / 4) + 1,) * 2, np.uint8)
-    near = cv2.dilate(grey, window).astype(np.float32)
-    faint = (grey <= p.carve_faint_ratio * near) & (near > blobs.ink)
+    faint = _faint(p, grey, blobs, width)
     clean = (dark == 0) & ~faint
     near_broad = cv2.dilate(broad, np.ones((3, 3), np.uint8))
     taken = np.zeros_like(dark)
@@ -1260,6 +1398,15 @@ def _carved_tiles(
         if not any(_clash(p, t, k, width, p.carve_overlap_max_rel) for k in kept):
             kept.append(t)
     return kept[len(tiles) :]
+
+
+def _faint(p: RecognitionParams, grey: U8, blobs: _Blobs, width: float) -> npt.NDArray[np.bool_]:
+    """Pixels darker than ``carve_faint_ratio`` of the brightest face within a quarter of a
+    tile width: a bar about a pixel thick is fainter than ink."""
+    window = np.ones((2 * round(width / 4) + 1,) * 2, np.uint8)
+    near = cv2.dilate(grey, window).astype(np.float32)
+    out: npt.NDArray[np.bool_] = (grey <= p.carve_faint_ratio * near) & (near > blobs.ink)
+    return out
 
 
 def _ink_fits(p: RecognitionParams, ink: U8, tile: TileReading, width: float) -> bool:
