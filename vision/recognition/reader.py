@@ -26,7 +26,9 @@ How it reads a frame (no board, camera or colour knowledge; the scale comes from
 6. *Gaps*: where a good share of face still lies in no tile read, thin lines are carved into
    straight pieces: a bar that runs into the seams of a double laid crosswise between two
    tiles, or a bar about a pixel thick and fainter than ink (a blank double has no pips to
-   prompt a second look). See :func:`_fill_gaps`.
+   prompt a second look). A bar right across the face (into the seams or the table) splits
+   it into two square halves, paired from the ends of their rows; a face ``w x 2w`` with a
+   thin line across its middle is a tile too. See :func:`_fill_gaps`.
 7. *Outlines*: where pips are still unexplained (blur can hide every bar and seam of a
    line), the faces are tiled with ``w x 2w`` rectangles from the line's ends inward
    (:mod:`vision.recognition.poses`), each centred on its pips and read like a bar
@@ -1111,7 +1113,8 @@ def _fill_gaps(
 ) -> list[TileReading]:
     """Tiles in the parts of ``crop`` where a good share of face lies in no tile of ``tiles``
     (read at ``width``): there each part is labelled again and its thin lines carved into
-    bars (see :func:`_carved_tiles`)."""
+    bars (see :func:`_carved_tiles`), then its faces split by a bar are read (see
+    :func:`_split_tiles`)."""
     if width < p.min_tile_width_px or not tiles:
         return []
     hh, ww = crop.shape
@@ -1167,25 +1170,36 @@ def _split_tiles(
     where such a bar cuts a tile in two (see :func:`_face_squares`). Two squares side by
     side, a thin line apart, are a tile's halves; but two such tiles touching end to end make
     four squares in a row, and the middle two (the seam between them) look just as good. So
-    squares are paired from the ends of such rows inward (see :func:`_pair_squares`). Each
-    pair is read like a bar proposal, its halves on the squares; confident tiles that overlap
-    no tile read by more than ``carve_overlap_max_rel`` are kept."""
+    squares are paired from the ends of such rows inward (see :func:`_pair_squares`). A bar
+    that stops just short of the sides leaves the face whole: a ``w x 2w`` face with a thin
+    line right across its middle is a tile centred on that line (a tile lying face down has
+    none). Each is read like a bar proposal, its halves on the squares (or either side of
+    the line), with the distance between them as its width: a slanted view can make a tile
+    shorter than ``2w``. Confident tiles that overlap no tile read by more than
+    ``carve_overlap_max_rel`` are kept."""
     hh, ww = labels.shape
     read = np.zeros((hh, ww), dtype=np.uint8)
     for t in tiles:
         cv2.fillConvexPoly(read, np.rint(np.array(t.corners)).astype(np.int32), 1)
-    squares = _face_squares(p, grey, labels, blobs, read=read, width=width)
+    squares, whole, face = _face_squares(p, grey, labels, blobs, read=read, width=width)
+    halves: list[tuple[tuple[float, float], tuple[float, float]]] = [
+        (squares[i][0], squares[j][0]) for i, j in _pair_squares(p, squares, face, width)
+    ]
+    for (cx, cy), edge, long_side, _ in whole:
+        # a face looks larger than its tile (blur, a bright rim), never smaller, but a slanted
+        # view can make a tile shorter than 2w
+        half = min(long_side / 2, width) / 2
+        q = (half * math.cos(edge), half * math.sin(edge))
+        halves.append(((cx - q[0], cy - q[1]), (cx + q[0], cy + q[1])))
     found: list[TileReading] = []
-    for i, j in _pair_squares(p, squares, width):
-        (xi, yi), (xj, yj) = squares[i][0], squares[j][0]
+    for (xi, yi), (xj, yj) in halves:
         centre = ((xi + xj) / 2, (yi + yj) / 2)
         d = math.hypot(xj - xi, yj - yi)
         ux, uy = (xj - xi) / d, (yj - yi) / d
         if (abs(ux) >= abs(uy) and ux < 0) or (abs(ux) < abs(uy) and uy < 0):
             ux, uy = -ux, -uy  # first half left/top, as for bar proposals
         across = (-uy, ux)
-        # the halves are the squares: a slanted view can make a tile shorter than 2w
-        w = d if _near(d, width, p) else width
+        w = d if _near(d, width, p) else width  # the halves are the squares
         bar = _Bar(-1, centre, across, 0.8 * w, 1.0, w / 2, w / 2, w, w)
         pr = _Proposal(bar, centre, (ux, uy), across, w, w == d)
         # one at a time: the pip spacing of one tile's halves says nothing of another's
@@ -1201,16 +1215,20 @@ def _split_tiles(
     return kept[len(tiles) :]
 
 
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
 #: A face square: centre, edge direction (radians), side along that direction, other side.
 _Square = tuple[tuple[float, float], float, float, float]
 
 
 def _face_squares(
     p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, *, read: U8, width: float
-) -> list[_Square]:
+) -> tuple[list[_Square], list[_Square], U8]:
     """The parts of the face outside the ``read`` pixels that are squares about ``width``
-    across. Faint lines (a thin bar) cut the face too; the pips and the faint rims round
-    them are filled in (a pip near a side can reach the table through its rim)."""
+    across, and those that are whole tiles (``w x 2w``, the long side along the edge
+    direction) with a thin dark line right across their middle: a bar that falls short of
+    the sides only just. Faint lines (a thin bar) cut the face too; the pips and the faint
+    rims round them are filled in (a pip near a side can reach the table through its rim)."""
     hh, ww = labels.shape
     face = ((labels == 0) & ~_faint(p, grey, blobs, width)).astype(np.uint8)
     bw, bh = blobs.w, blobs.h
@@ -1219,34 +1237,81 @@ def _face_squares(
     pips[0] = False
     face |= cv2.dilate(pips[labels].view(np.uint8), np.ones((3, 3), np.uint8))
     face &= read == 0
+    cut = face.copy()
     _, comp, stats, _ = cv2.connectedComponentsWithStats(1 - face, connectivity=4)
     hx, hy, hw, hh_, ha = (stats[:, i] for i in range(5))
     hole = (hx > 0) & (hy > 0) & (hx + hw < ww) & (hy + hh_ < hh) & (ha <= 0.3 * width**2)
     hole[0] = False
     face |= hole[comp].view(np.uint8)
+    # a bar that stops a pixel or two short of a side still cuts the face in two
+    face = np.asarray(cv2.morphologyEx(face, cv2.MORPH_OPEN, _CROSS), dtype=np.uint8)
     n, comp, stats, cents = cv2.connectedComponentsWithStats(face, connectivity=4)
     squares: list[_Square] = []
+    whole: list[_Square] = []
     for c in range(1, n):
-        if not 0.5 <= stats[c, 4] / width**2 <= 1.4:
+        if not 0.5 <= stats[c, 4] / width**2 <= 2.6:
             continue
         x, y, w, h = (int(v) for v in stats[c, :4])
         pts = cv2.findNonZero((comp[y : y + h, x : x + w] == c).astype(np.uint8))
         (_, _), (a, b), angle = cv2.minAreaRect(pts)
         a, b = a + 1.0, b + 1.0  # pixel centres to pixel edges
-        if min(a, b) < 0.7 * width or max(a, b) > 1.3 * width or stats[c, 4] < 0.65 * a * b:
+        if min(a, b) < 0.7 * width or stats[c, 4] < 0.65 * a * b:
             continue
         centre = (float(cents[c][0]), float(cents[c][1]))
-        squares.append((centre, math.radians(angle), a, b))
-    return squares
+        edge = math.radians(angle)
+        if max(a, b) <= 1.3 * width:
+            squares.append((centre, edge, a, b))
+        elif max(a, b) >= 1.6 * width and max(a, b) <= 2.4 * width and min(a, b) <= 1.3 * width:
+            a, b = max(a, b), min(a, b)
+            # the long axis from the moments: a rounded or blurred outline turns the
+            # smallest rectangle round it by a few degrees
+            m = cv2.moments((comp[y : y + h, x : x + w] == c).astype(np.uint8), binaryImage=True)
+            edge = 0.5 * math.atan2(2 * m["mu11"], m["mu20"] - m["mu02"])
+            shift = _line_across(cut, centre, edge, b)
+            ux, uy = math.cos(edge), math.sin(edge)
+            # a tile, not the halves of two beside the seam between them: table (or tiles
+            # read) at both ends, no face
+            ends = [_clear_beyond(face, centre, (e * ux, e * uy), a / 2, b) for e in (-1, 1)]
+            if shift is not None and all(ends):  # the bar is the tile's middle
+                bar = (centre[0] + shift * ux, centre[1] + shift * uy)
+                whole.append((bar, edge, a, b))
+    return squares, whole, face
+
+
+def _line_across(cut: U8, centre: tuple[float, float], edge: float, side: float) -> float | None:
+    """Where (pixels along ``edge`` from ``centre``, within a quarter of the short ``side``)
+    a thin line, no face, runs across the middle 70% of a tile whose long axis runs along
+    ``edge`` (radians), with face a fifth of the side either way; ``None`` if nowhere: a
+    face-down tile has no bar."""
+    ux, uy = math.cos(edge), math.sin(edge)
+    t = np.linspace(-0.35 * side, 0.35 * side, 15)
+    hh, ww = cut.shape
+
+    def face_at(shift: float) -> npt.NDArray[np.bool_]:
+        xs = np.rint(centre[0] + shift * ux - t * uy).astype(np.intp)
+        ys = np.rint(centre[1] + shift * uy + t * ux).astype(np.intp)
+        ok = (xs >= 0) & (ys >= 0) & (xs < ww) & (ys < hh)
+        out: npt.NDArray[np.bool_] = ok & (cut[np.clip(ys, 0, hh - 1), np.clip(xs, 0, ww - 1)] > 0)
+        return out
+
+    shifts = np.arange(-0.25 * side, 0.25 * side + 0.5, 0.5)
+    cover = np.array([1.0 - float(face_at(float(s)).mean()) for s in shifts])
+    best = float(shifts[int(np.argmax(cover - 1e-3 * np.abs(shifts)))])
+    if cover.max() < 0.8:
+        return None
+    beside = [float(face_at(best + s * 0.2 * side).mean()) for s in (-1.0, 1.0)]
+    return best if min(beside) >= 0.8 else None
 
 
 def _pair_squares(
-    p: RecognitionParams, squares: list[_Square], width: float
+    p: RecognitionParams, squares: list[_Square], face: U8, width: float
 ) -> list[tuple[int, int]]:
     """Pairs of ``squares`` that are one tile's halves: side by side along an edge, a thin
-    line (at most a bar's thickness) apart. A square with only one such neighbour (the
-    table or tiles read round its other sides) takes it; the pairs taken free the next ones
-    (a row of squares is paired from its ends inward); what stays ambiguous is left alone."""
+    line (at most a bar's thickness) apart. A square with only one such neighbour takes it
+    if it ends a row: no ``face`` (the squares' map) lies just beyond its other side (the
+    table or a tile read; a square missed there would put every pair of the row a half
+    off). The pairs taken free the next ones (a row of squares is paired from its ends
+    inward); what stays ambiguous is left alone."""
     partners: dict[int, set[int]] = {i: set() for i in range(len(squares))}
     for i, ((xi, yi), *si) in enumerate(squares):
         for j in range(i + 1, len(squares)):
@@ -1271,10 +1336,39 @@ def _pair_squares(
             if i in paired or len(left) != 1:
                 continue
             j = next(iter(left))
+            if not partners[i] - {j} and not _row_end(face, squares[i], squares[j][0]):
+                continue  # (a square whose other partners are taken ended its row already)
             pairs.append((i, j))
             paired |= {i, j}
             changed = True
     return pairs
+
+
+def _row_end(face: U8, square: _Square, partner: tuple[float, float]) -> bool:
+    """Is there no face just beyond the side of ``square`` away from ``partner``?"""
+    (cx, cy), edge, a, b = square
+    dx, dy = cx - partner[0], cy - partner[1]
+    d = math.hypot(dx, dy)
+    along = _side_along(math.atan2(dy, dx), edge, a, b)
+    return _clear_beyond(face, (cx, cy), (dx / d, dy / d), along / 2, a + b - along)
+
+
+def _clear_beyond(
+    face: U8, centre: tuple[float, float], out: tuple[float, float], reach: float, side: float
+) -> bool:
+    """Is there no ``face`` just beyond the side ``reach`` from ``centre`` in the direction
+    ``out`` (from 2 px to a quarter of ``side`` further, over the middle half of the side,
+    ``side`` long)? The table or a tile read lies there, not a face left unread."""
+    hh, ww = face.shape
+    s, t = np.meshgrid(
+        np.linspace(reach + 2, reach + max(3.0, side / 4), 4),
+        np.linspace(-side / 4, side / 4, 7),
+    )
+    xs = np.rint(centre[0] + s * out[0] - t * out[1]).astype(np.intp)
+    ys = np.rint(centre[1] + s * out[1] + t * out[0]).astype(np.intp)
+    ok = (xs >= 0) & (ys >= 0) & (xs < ww) & (ys < hh)
+    beyond = face[np.clip(ys, 0, hh - 1), np.clip(xs, 0, ww - 1)] > 0
+    return float((beyond & ok).mean()) < 0.25
 
 
 def _side_along(direction: float, edge: float, a: float, b: float) -> float:
