@@ -89,6 +89,13 @@ def test_a_whole_face_read_in_a_blurred_line_keeps_the_line_straight() -> None:
     assert _misses(437) == ([], 0)
 
 
+def test_a_pip_joined_to_the_bar_of_a_split_face_is_one_pip() -> None:
+    """Three tiles alone at the table's edge (1280x720, bars reaching the table): the 0-2's
+    pip next to its faint bar is one dark region with a piece of the bar, three pips' worth
+    of ink. Cut at the bar, it is one pip."""
+    assert _misses(332) == ([], 0)
+
+
 def test_the_halves_either_side_of_a_seam_are_no_tile() -> None:
     """A blurred line (sigma 1.5 px) of 0-2, 4-0, 3-4 end to end: blur cuts each face at its
     bar and at the seams alike, so the squares and the whole faces there are as good beside a
