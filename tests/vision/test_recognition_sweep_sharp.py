@@ -1,6 +1,8 @@
-"""Sharp scenes of the rendered still sweep (``fixture render-stills --count 600 --seed 1``)
-whose tiles were missed. Each scene is rendered again here exactly as the sweep drew it; the
-expected pips are what the renderer drew, never a reading.
+"""Scenes of the rendered still sweep (``fixture render-stills --count 600 --seed 1``) whose
+tiles were missed, mostly sharp ones (two blurred scenes guard the rules for where a face
+is split at a seam), and drawn tiles whose bar runs into the table or only just misses the
+sides. Each sweep scene is rendered again here exactly as the sweep drew it; the expected
+pips are what the renderer drew, never a reading.
 """
 
 from __future__ import annotations
