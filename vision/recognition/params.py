@@ -82,8 +82,10 @@ class RecognitionParams:
     look_sharpen_sigma: float = 1.0
     faint_window_px: float = 7.5
     #: A tile found on a second look is dropped if it overlaps a tile read before by more
-    #: than this fraction of a tile's area.
-    look_overlap_max_rel: float = 0.05
+    #: than this fraction of a tile's area. Tiles are read up to about a tenth too wide (the
+    #: sides of thick tiles seen at a slant, a rim), so two touching tiles read that way
+    #: overlap by about that share; a tile read straddling a known one, by half.
+    look_overlap_max_rel: float = 0.12
     #: Tiles found on a second look are reported only from this confidence up.
     upscale_min_confidence: float = 0.45
 

@@ -26,7 +26,9 @@ How it reads a frame (no board, camera or colour knowledge; the scale comes from
 6. *Gaps*: where a good share of face still lies in no tile read, thin lines are carved into
    straight pieces: a bar that runs into the seams of a double laid crosswise between two
    tiles, or a bar about a pixel thick and fainter than ink (a blank double has no pips to
-   prompt a second look). See :func:`_fill_gaps`.
+   prompt a second look). A bar right across the face (into the seams or the table) splits
+   it into two square halves, paired from the ends of their rows; a face ``w x 2w`` with a
+   thin line across its middle is a tile too. See :func:`_fill_gaps`.
 7. *Outlines*: where pips are still unexplained (blur can hide every bar and seam of a
    line), the faces are tiled with ``w x 2w`` rectangles from the line's ends inward
    (:mod:`vision.recognition.poses`), each centred on its pips and read like a bar
@@ -581,8 +583,9 @@ def _add_missing(
     p: RecognitionParams, tiles: list[TileReading], found: list[TileReading], width: float
 ) -> list[TileReading]:
     """``tiles`` plus the tiles of ``found`` (most confident first) that overlap none of them
-    by more than ``look_overlap_max_rel`` (real tiles do not overlap; a tile read straddling
-    a known one and the board beside it does)."""
+    by more than ``look_overlap_max_rel`` (real tiles do not overlap, but touching tiles read
+    a little too wide do, by a pixel or two; a tile read straddling a known one and the
+    board beside it overlaps it by half)."""
     kept = list(tiles)
     for t in sorted(found, key=lambda t: -t.confidence):
         if not any(_clash(p, t, k, width, p.look_overlap_max_rel) for k in kept):
@@ -1166,7 +1169,8 @@ def _fill_gaps(
 ) -> list[TileReading]:
     """Tiles in the parts of ``crop`` where a good share of face lies in no tile of ``tiles``
     (read at ``width``): there each part is labelled again and its thin lines carved into
-    bars (see :func:`_carved_tiles`)."""
+    bars (see :func:`_carved_tiles`), then its faces split by a bar are read (see
+    :func:`_split_tiles`)."""
     if width < p.min_tile_width_px or not tiles:
         return []
     hh, ww = crop.shape
@@ -1201,8 +1205,284 @@ def _fill_gaps(
         labels, blobs = _dark_regions(p, part, threshold)
         known = [_shifted(t, -rx0, -ry0) for t in tiles + added]
         found = _carved_tiles(p, part, labels, blobs, tiles=known, width=width)
+        found += _split_tiles(p, part, labels, blobs, tiles=known + found, width=width)
         added += [_shifted(t, rx0, ry0) for t in found]
     return added
+
+
+def _split_tiles(
+    p: RecognitionParams,
+    grey: U8,
+    labels: I32,
+    blobs: _Blobs,
+    *,
+    tiles: list[TileReading],
+    width: float,
+) -> list[TileReading]:
+    """Tiles whose bar runs right across the face (into the table, or into the seams of a
+    double laid crosswise), read from the two square halves it splits the face into.
+
+    The face outside every tile read, pips filled in, falls apart into ``w x w`` squares
+    where such a bar cuts a tile in two (see :func:`_face_squares`). Two squares side by
+    side, a thin line apart, are a tile's halves; but two such tiles touching end to end make
+    four squares in a row, and the middle two (the seam between them) look just as good. So
+    squares are paired from the ends of such rows inward (see :func:`_pair_squares`). A bar
+    that stops just short of the sides leaves the face whole: a ``w x 2w`` face with a thin
+    line right across its middle is a tile centred on that line (a tile lying face down has
+    none). Each is read like a bar proposal, its halves on the squares (or either side of
+    the line; pips joined to the bar cut off it, see :func:`_cut_at_bar`), with the
+    distance between them as its width: a slanted view can make a tile
+    shorter than ``2w``. Confident tiles that overlap no tile read by more than
+    ``carve_overlap_max_rel`` are kept."""
+    hh, ww = labels.shape
+    read = np.zeros((hh, ww), dtype=np.uint8)
+    for t in tiles:
+        cv2.fillConvexPoly(read, np.rint(np.array(t.corners)).astype(np.int32), 1)
+    squares, whole, face = _face_squares(p, grey, labels, blobs, read=read, width=width)
+    halves: list[tuple[tuple[float, float], tuple[float, float]]] = [
+        (squares[i][0], squares[j][0]) for i, j in _pair_squares(p, squares, face, width)
+    ]
+    for (cx, cy), edge, long_side, _ in whole:
+        # a face looks larger than its tile (blur, a bright rim), never smaller, but a slanted
+        # view can make a tile shorter than 2w
+        half = min(long_side / 2, width) / 2
+        q = (half * math.cos(edge), half * math.sin(edge))
+        halves.append(((cx - q[0], cy - q[1]), (cx + q[0], cy + q[1])))
+    found: list[TileReading] = []
+    for (xi, yi), (xj, yj) in halves:
+        centre = ((xi + xj) / 2, (yi + yj) / 2)
+        d = math.hypot(xj - xi, yj - yi)
+        ux, uy = (xj - xi) / d, (yj - yi) / d
+        if (abs(ux) >= abs(uy) and ux < 0) or (abs(ux) < abs(uy) and uy < 0):
+            ux, uy = -ux, -uy  # first half left/top, as for bar proposals
+        across = (-uy, ux)
+        w = d if _near(d, width, p) else width  # the halves are the squares
+        bar = _Bar(-1, centre, across, 0.8 * w, 1.0, w / 2, w / 2, w, w)
+        pr = _Proposal(bar, centre, (ux, uy), across, w, w == d)
+        # one at a time: the pip spacing of one tile's halves says nothing of another's
+        cut_labels, cut_blobs = _cut_at_bar(p, labels, blobs, pr)
+        found += _read_tiles(
+            p, grey, cut_labels, cut_blobs, [pr], width=width, spacing_hint=STANDARD_SPACING
+        )
+    kept = list(tiles)
+    for t in sorted(found, key=lambda t: -t.confidence):
+        if t.confidence < p.carve_min_confidence:
+            continue
+        if not any(_clash(p, t, k, width, p.carve_overlap_max_rel) for k in kept):
+            kept.append(t)
+    return kept[len(tiles) :]
+
+
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
+def _cut_at_bar(
+    p: RecognitionParams, labels: I32, blobs: _Blobs, pr: _Proposal
+) -> tuple[I32, _Blobs]:
+    """``labels`` and ``blobs`` with every pip-sized dark region that reaches into the bar of
+    ``pr`` (a band a tenth of the width thick across its centre) cut there: a pip joined to
+    a faint bar a pixel away is a pip, not a run of three. The pieces either side are new
+    regions; unchanged when no region reaches the bar."""
+    w = pr.width
+    hh, ww = labels.shape
+    r = int(w) + 2
+    x0, y0 = max(0, int(pr.center[0]) - r), max(0, int(pr.center[1]) - r)
+    x1, y1 = min(ww, int(pr.center[0]) + r + 1), min(hh, int(pr.center[1]) + r + 1)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    s = (xs - pr.center[0]) * pr.along[0] + (ys - pr.center[1]) * pr.along[1]
+    t = (xs - pr.center[0]) * pr.across[0] + (ys - pr.center[1]) * pr.across[1]
+    band = (np.abs(s) <= max(1.5, 0.1 * w)) & (np.abs(t) <= 0.5 * w)
+    box = labels[y0:y1, x0:x1]
+    crossing = np.unique(box[band])
+    limit = 2.5 * p.pip_max_area_rel * w * w
+    crossing = crossing[(crossing > 0) & blobs.enclosed[crossing] & (blobs.area[crossing] <= limit)]
+    if crossing.size == 0:
+        return labels, blobs
+    out = labels.copy()
+    rows: list[tuple[int, int, int, int, int, float, float]] = []
+    nxt = int(blobs.area.shape[0])
+    for lab in crossing.tolist():
+        rest = ((box == lab) & ~band).astype(np.uint8)
+        n, sub, stats, cents = cv2.connectedComponentsWithStats(rest, connectivity=4)
+        for k in range(1, n):
+            if stats[k][4] < p.pip_min_area_px:
+                continue
+            out[y0:y1, x0:x1][sub == k] = nxt + len(rows)
+            centre = (x0 + float(cents[k][0]), y0 + float(cents[k][1]))
+            rows.append(_stat_row(stats[k], x0, y0, centre))
+    if not rows:
+        return labels, blobs
+    cut = _with_pips(blobs, rows)  # new arrays: ``blobs`` stays as it was
+    cut.enclosed[crossing] = False  # what is left of them is the bar
+    return out, cut
+
+
+#: A face square: centre, edge direction (radians), side along that direction, other side.
+_Square = tuple[tuple[float, float], float, float, float]
+
+
+def _face_squares(
+    p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, *, read: U8, width: float
+) -> tuple[list[_Square], list[_Square], U8]:
+    """The parts of the face outside the ``read`` pixels that are squares about ``width``
+    across, and those that are whole tiles (``w x 2w``, the long side along the edge
+    direction) with a thin dark line right across their middle: a bar that falls short of
+    the sides only just. Faint lines (a thin bar) cut the face too; the pips and the faint
+    rims round them are filled in (a pip near a side can reach the table through its rim)."""
+    hh, ww = labels.shape
+    face = ((labels == 0) & ~_faint(p, grey, blobs, width)).astype(np.uint8)
+    bw, bh = blobs.w, blobs.h
+    pips = blobs.enclosed & (blobs.area <= p.pip_max_area_rel * width * width)
+    pips &= np.maximum(bw, bh) <= 1.5 * np.minimum(bw, bh)  # round: no piece of a bar
+    pips[0] = False
+    face |= cv2.dilate(pips[labels].view(np.uint8), np.ones((3, 3), np.uint8))
+    face &= read == 0
+    cut = face.copy()
+    _, comp, stats, _ = cv2.connectedComponentsWithStats(1 - face, connectivity=4)
+    hx, hy, hw, hh_, ha = (stats[:, i] for i in range(5))
+    hole = (hx > 0) & (hy > 0) & (hx + hw < ww) & (hy + hh_ < hh) & (ha <= 0.3 * width**2)
+    hole[0] = False
+    face |= hole[comp].view(np.uint8)
+    # a bar that stops a pixel or two short of a side still cuts the face in two
+    face = np.asarray(cv2.morphologyEx(face, cv2.MORPH_OPEN, _CROSS), dtype=np.uint8)
+    n, comp, stats, cents = cv2.connectedComponentsWithStats(face, connectivity=4)
+    squares: list[_Square] = []
+    whole: list[_Square] = []
+    for c in range(1, n):
+        if not 0.5 <= stats[c, 4] / width**2 <= 2.6:
+            continue
+        x, y, w, h = (int(v) for v in stats[c, :4])
+        pts = cv2.findNonZero((comp[y : y + h, x : x + w] == c).astype(np.uint8))
+        (_, _), (a, b), angle = cv2.minAreaRect(pts)
+        a, b = a + 1.0, b + 1.0  # pixel centres to pixel edges
+        if min(a, b) < 0.7 * width or stats[c, 4] < 0.65 * a * b:
+            continue
+        centre = (float(cents[c][0]), float(cents[c][1]))
+        edge = math.radians(angle)
+        if max(a, b) <= 1.3 * width:
+            squares.append((centre, edge, a, b))
+        elif max(a, b) >= 1.6 * width and max(a, b) <= 2.4 * width and min(a, b) <= 1.3 * width:
+            a, b = max(a, b), min(a, b)
+            # the long axis from the moments: a rounded or blurred outline turns the
+            # smallest rectangle round it by a few degrees
+            m = cv2.moments((comp[y : y + h, x : x + w] == c).astype(np.uint8), binaryImage=True)
+            edge = 0.5 * math.atan2(2 * m["mu11"], m["mu20"] - m["mu02"])
+            shift = _line_across(cut, centre, edge, b)
+            ux, uy = math.cos(edge), math.sin(edge)
+            # a tile, not the halves of two beside the seam between them: table (or tiles
+            # read) at both ends, no face
+            ends = [_clear_beyond(face, centre, (e * ux, e * uy), a / 2, b) for e in (-1, 1)]
+            if shift is not None and all(ends):  # the bar is the tile's middle
+                bar = (centre[0] + shift * ux, centre[1] + shift * uy)
+                whole.append((bar, edge, a, b))
+    return squares, whole, face
+
+
+def _line_across(cut: U8, centre: tuple[float, float], edge: float, side: float) -> float | None:
+    """Where (pixels along ``edge`` from ``centre``, within a quarter of the short ``side``)
+    a thin line, no face, runs across the middle 70% of a tile whose long axis runs along
+    ``edge`` (radians), with face a fifth of the side either way; ``None`` if nowhere: a
+    face-down tile has no bar."""
+    ux, uy = math.cos(edge), math.sin(edge)
+    t = np.linspace(-0.35 * side, 0.35 * side, 15)
+    hh, ww = cut.shape
+
+    def face_at(shift: float) -> npt.NDArray[np.bool_]:
+        xs = np.rint(centre[0] + shift * ux - t * uy).astype(np.intp)
+        ys = np.rint(centre[1] + shift * uy + t * ux).astype(np.intp)
+        ok = (xs >= 0) & (ys >= 0) & (xs < ww) & (ys < hh)
+        out: npt.NDArray[np.bool_] = ok & (cut[np.clip(ys, 0, hh - 1), np.clip(xs, 0, ww - 1)] > 0)
+        return out
+
+    shifts = np.arange(-0.25 * side, 0.25 * side + 0.5, 0.5)
+    cover = np.array([1.0 - float(face_at(float(s)).mean()) for s in shifts])
+    best = float(shifts[int(np.argmax(cover - 1e-3 * np.abs(shifts)))])
+    if cover.max() < 0.8:
+        return None
+    beside = [float(face_at(best + s * 0.2 * side).mean()) for s in (-1.0, 1.0)]
+    return best if min(beside) >= 0.8 else None
+
+
+def _pair_squares(
+    p: RecognitionParams, squares: list[_Square], face: U8, width: float
+) -> list[tuple[int, int]]:
+    """Pairs of ``squares`` that are one tile's halves: side by side along an edge, a thin
+    line (at most a bar's thickness) apart. A square with only one such neighbour takes it
+    if it ends a row: no ``face`` (the squares' map) lies just beyond its other side (the
+    table or a tile read; a square missed there would put every pair of the row a half
+    off). The pairs taken free the next ones (a row of squares is paired from its ends
+    inward); what stays ambiguous is left alone."""
+    partners: dict[int, set[int]] = {i: set() for i in range(len(squares))}
+    for i, ((xi, yi), *si) in enumerate(squares):
+        for j in range(i + 1, len(squares)):
+            (xj, yj), *sj = squares[j]
+            d = math.hypot(xj - xi, yj - yi)
+            if not 0.75 * width <= d <= 1.3 * width:
+                continue
+            step = math.atan2(yj - yi, xj - xi)
+            if any(_off_axis(step, s[0]) > math.radians(12) for s in (si, sj)):
+                continue
+            sides = sum(_side_along(step, *s) for s in (si, sj))
+            if d - sides / 2 <= p.bar_max_thickness_rel * width:  # a line, no strip of table
+                partners[i].add(j)
+                partners[j].add(i)
+    pairs: list[tuple[int, int]] = []
+    paired: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for i in sorted(partners):
+            left = partners[i] - paired
+            if i in paired or len(left) != 1:
+                continue
+            j = next(iter(left))
+            if not partners[i] - {j} and not _row_end(face, squares[i], squares[j][0]):
+                continue  # (a square whose other partners are taken ended its row already)
+            pairs.append((i, j))
+            paired |= {i, j}
+            changed = True
+    return pairs
+
+
+def _row_end(face: U8, square: _Square, partner: tuple[float, float]) -> bool:
+    """Is there no face just beyond the side of ``square`` away from ``partner``?"""
+    (cx, cy), edge, a, b = square
+    dx, dy = cx - partner[0], cy - partner[1]
+    d = math.hypot(dx, dy)
+    along = _side_along(math.atan2(dy, dx), edge, a, b)
+    return _clear_beyond(face, (cx, cy), (dx / d, dy / d), along / 2, a + b - along)
+
+
+def _clear_beyond(
+    face: U8, centre: tuple[float, float], out: tuple[float, float], reach: float, side: float
+) -> bool:
+    """Is there no ``face`` just beyond the side ``reach`` from ``centre`` in the direction
+    ``out`` (from 2 px to a quarter of ``side`` further, over the middle half of the side,
+    ``side`` long)? The table or a tile read lies there, not a face left unread."""
+    hh, ww = face.shape
+    s, t = np.meshgrid(
+        np.linspace(reach + 2, reach + max(3.0, side / 4), 4),
+        np.linspace(-side / 4, side / 4, 7),
+    )
+    xs = np.rint(centre[0] + s * out[0] - t * out[1]).astype(np.intp)
+    ys = np.rint(centre[1] + s * out[1] + t * out[0]).astype(np.intp)
+    ok = (xs >= 0) & (ys >= 0) & (xs < ww) & (ys < hh)
+    beyond = face[np.clip(ys, 0, hh - 1), np.clip(xs, 0, ww - 1)] > 0
+    return float((beyond & ok).mean()) < 0.25
+
+
+def _side_along(direction: float, edge: float, a: float, b: float) -> float:
+    """The side of a rectangle (side ``a`` along ``edge``, ``b`` across it) that runs most
+    nearly along ``direction`` (radians)."""
+    d = (direction - edge) % math.pi
+    return a if min(d, math.pi - d) < math.pi / 4 else b
+
+
+def _off_axis(direction: float, edge: float) -> float:
+    """How far (radians) ``direction`` is from the nearest of the edge directions ``edge``
+    and ``edge`` + a right angle."""
+    d = (direction - edge) % (math.pi / 2)
+    return min(d, math.pi / 2 - d)
 
 
 def _carved_tiles(
@@ -1235,10 +1515,7 @@ def _carved_tiles(
     lo, hi = p.bar_min_rel * width, p.bar_max_rel * width
     dark = (labels != 0).astype(np.uint8)
     broad = cv2.morphologyEx(dark, cv2.MORPH_OPEN, kernel)
-    # a bar about a pixel thick is fainter than ink: darker than the face round it will do
-    window = np.ones((2 * round(width / 4) + 1,) * 2, np.uint8)
-    near = cv2.dilate(grey, window).astype(np.float32)
-    faint = (grey <= p.carve_faint_ratio * near) & (near > blobs.ink)
+    faint = _faint(p, grey, blobs, width)
     clean = (dark == 0) & ~faint
     near_broad = cv2.dilate(broad, np.ones((3, 3), np.uint8))
     taken = np.zeros_like(dark)
@@ -1315,6 +1592,15 @@ def _carved_tiles(
         if not any(_clash(p, t, k, width, p.carve_overlap_max_rel) for k in kept):
             kept.append(t)
     return kept[len(tiles) :]
+
+
+def _faint(p: RecognitionParams, grey: U8, blobs: _Blobs, width: float) -> npt.NDArray[np.bool_]:
+    """Pixels darker than ``carve_faint_ratio`` of the brightest face within a quarter of a
+    tile width: a bar about a pixel thick is fainter than ink."""
+    window = np.ones((2 * round(width / 4) + 1,) * 2, np.uint8)
+    near = cv2.dilate(grey, window).astype(np.float32)
+    out: npt.NDArray[np.bool_] = (grey <= p.carve_faint_ratio * near) & (near > blobs.ink)
+    return out
 
 
 def _ink_fits(p: RecognitionParams, ink: U8, tile: TileReading, width: float) -> bool:
