@@ -10,6 +10,7 @@ spacing. Pure functions over arrays.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import cv2
 import numpy as np
@@ -93,12 +94,15 @@ def half_peaks(
 
 
 def bar_dip(grey: U8, center: Point, along: Point, width: float, length: float) -> float:
-    """How much darker than the face the middle of a ``width x length`` tile at ``center``
-    is (``along`` its long axis), in units of the face's own unevenness: the profile along
-    the tile, averaged over the middle 60% of its width, at its darkest within a tenth of a
-    width of the centre, against its median and spread between a quarter and three quarters
-    of the way out along each half. A dividing bar blurred to a shadow of itself still
-    gives a dip many times that spread; a blank face gives about 1-2."""
+    """How clearly a dividing bar crosses the middle of a ``width x length`` tile at
+    ``center`` (``along`` its long axis), in units of the face's own unevenness: the tile is
+    sampled into a patch and cut lengthwise into three bands across its middle 60%; in each,
+    the profile along the tile must dip within a tenth of a width of the centre, against its
+    median and spread between a quarter and three quarters of the way out along each half.
+    The weakest band's dip counts, and 0 if the bands' dips are not in line (a bar crosses
+    straight at right angles; the edge of another tile lying over this one does not). A
+    dividing bar blurred to a shadow of itself still gives a dip many times that spread; a
+    blank face gives about 1-2."""
     n_along, n_across = 2 * PATCH, PATCH
     sx, sy = length / n_along, width / n_across
     ux, uy = along
@@ -113,11 +117,19 @@ def bar_dip(grey: U8, center: Point, along: Point, width: float, length: float) 
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     ).astype(np.float32)
-    lo, hi = round(0.2 * n_across), round(0.8 * n_across)
-    profile = patch[lo:hi].mean(axis=0)
     x = (np.arange(n_along) + 0.5) / n_along - 0.5  # along the tile, in tile lengths
-    middle = np.abs(x) <= 0.05 * width / length * 2
+    middle = np.flatnonzero(np.abs(x) <= 0.1 * width / length)
     face = (np.abs(x) >= 0.125) & (np.abs(x) <= 0.375)
-    level = float(np.median(profile[face]))
-    spread = float(np.median(np.abs(profile[face] - level))) * 1.4826 + 0.5
-    return (level - float(profile[middle].min())) / spread
+    edges = np.linspace(0.2 * n_across, 0.8 * n_across, 4).round().astype(int)
+    dips: list[float] = []
+    where: list[int] = []
+    for lo, hi in pairwise(edges.tolist()):
+        profile = patch[lo:hi].mean(axis=0)
+        level = float(np.median(profile[face]))
+        spread = float(np.median(np.abs(profile[face] - level))) * 1.4826 + 0.5
+        k = int(middle[np.argmin(profile[middle])])
+        dips.append((level - float(profile[k])) / spread)
+        where.append(k)
+    if max(where) - min(where) > max(1, round(0.03 * n_along)):
+        return 0.0
+    return min(dips)

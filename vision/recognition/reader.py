@@ -106,6 +106,9 @@ def identify(
     else:
         again = _read_crop(p, sharp, threshold)
         tiles, width = _read_rest(p, sharp, threshold, again)
+        # deconvolution darkens any thin line: a double blank needs a straight bar square
+        # across its middle (the edge of a tile lying over another is none)
+        tiles = [t for t in tiles if _pips(t) > 0 or _bar_seen(p, sharp, t)]
         # the outline stage was made for blur: what deconvolution left unread, it tries on
         # the frame as it was
         tiles = _read_outlines(p, crop, threshold, tiles=tiles, width=width, spots=again[2])
@@ -331,7 +334,11 @@ def _outline_tiles(
         if tile is not None and tile.confidence >= p.upscale_min_confidence:
             read.append(tile)
     # a face without a pip may be a tile lying face down: a double blank only with its bar
-    return [t for t in read if t.halves[0].pips + t.halves[1].pips > 0 or _bar_seen(p, crop, t)]
+    return [t for t in read if _pips(t) > 0 or _bar_seen(p, crop, t)]
+
+
+def _pips(t: TileReading) -> int:
+    return t.halves[0].pips + t.halves[1].pips
 
 
 def _bar_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
