@@ -5,6 +5,7 @@ import itertools
 import json
 import math
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -24,12 +25,13 @@ from vision.fixture import render_fixture
 from vision.motion import SettleDetector, SettleParams
 from vision.render.layout import parse_tile
 from vision.render.sample import LATIN_BLOCKED_HAND, sample_record
-from vision.render.scene import RenderParams
+from vision.render.scene import TILE_LOOKS, RenderParams
 from vision.render.tiles import PlacedTile
 from vision.sources import FakeClock, Frame, VideoFileSource
 from vision.tracking import (
     SceneTracker,
     SceneWatcher,
+    SkinOcclusion,
     TruthOracle,
     added_tiles,
     track_fixture,
@@ -220,7 +222,8 @@ def test_a_hand_that_lingers_gives_unsure_and_no_tile_until_it_leaves(tmp_path: 
     assert adds[1].t >= second["t_settled"]
 
 
-def test_a_hand_resting_still_is_not_read_until_it_leaves(tmp_path: Path) -> None:
+@pytest.mark.parametrize("table", ["green", "dim walnut"])
+def test_a_hand_resting_still_is_not_read_until_it_leaves(table: str, tmp_path: Path) -> None:
     record = copy.deepcopy(LATIN_BLOCKED_HAND)
     hand = record["hands"][0]
     hand["moves"] = hand["moves"][:3]
@@ -228,6 +231,8 @@ def test_a_hand_resting_still_is_not_read_until_it_leaves(tmp_path: Path) -> Non
     params = RenderParams(
         width=480, height=270, fps=10.0, linger_after_move=1, linger_s=3.0, tremor_mm=0.0
     )
+    if table == "dim walnut":  # brown wood, skin-coloured where it meets the tiles
+        params = replace(params, surface="walnut", light=0.75, tile_look="ivory")
     render_fixture(record, tmp_path, seed=1, params=params)
     second = json.loads((tmp_path / "truth.json").read_text())["moves"][1]
     result = track_fixture(tmp_path)
@@ -475,3 +480,57 @@ def test_simulated_records_render_and_track_exactly(
     presses = (tmp_path / "buttons.jsonl").read_text().splitlines()
     moves = record["hands"][0]["moves"]
     assert len(presses) == sum(1 for m in moves if "pass" in m or "draw" in m)
+
+
+def _table_frames(look: str) -> tuple[TableGeometry, list[np.ndarray]]:
+    """A dim walnut table as the camera sees it: bare, with 28 tiles laid, with those tiles and
+    an arm reaching in (the hand over the tiles), and with the arm's hand beside them."""
+    from vision.render.scene import ArmPose, SceneRenderer
+
+    params = RenderParams(
+        width=1280,
+        height=720,
+        surface="walnut",
+        tile_look=look,
+        light=0.72,
+        blur=1.0,
+        noise=1.5,
+        jpeg_quality=60,
+        tile_height_mm=6.0,
+    )
+    geometry = default_geometry(4)
+    renderer = SceneRenderer(geometry, params, np.random.default_rng(3))
+    rng = np.random.default_rng(4)
+    tiles = [
+        PlacedTile((i % 7, (i + row) % 7), (230.0 + 52.0 * i, 300.0 + 40.0 * row), 0.0)
+        for row in range(4)
+        for i in range(7)
+    ]
+    bare = renderer.background
+    laid = renderer.draw_tiles(bare, tiles)
+    skin = (118, 158, 208)
+    frames = [renderer.finish(renderer.to_camera(bare), rng)]
+    frames.append(renderer.finish(renderer.to_camera(laid), rng))
+    for hand in ((380.0, 380.0), (300.0, 540.0)):
+        img = laid.copy()
+        renderer.draw_arm(img, ArmPose((hand[0], hand[1] + 600.0), hand, skin))
+        frames.append(renderer.finish(renderer.to_camera(img), rng))
+    calibrated = geometry.with_homography(
+        np.asarray(np.linalg.inv(renderer.h_table_to_image), dtype=np.float64),
+        (params.width, params.height),
+    )
+    return calibrated, frames
+
+
+@pytest.mark.parametrize("look", sorted(TILE_LOOKS))
+def test_tiles_laid_on_a_brown_table_are_no_hand_but_an_arm_is(look: str) -> None:
+    """Where a light tile meets walnut, the blend is skin-coloured: a rim round every tile. Laid
+    tiles must never pass for a hand resting over the table; an arm reaching in still does."""
+    geometry, (bare, laid, over, beside) = _table_frames(look)
+    occluded = SkinOcclusion(geometry)
+    assert not occluded(bare)
+    assert not occluded.disabled  # the dim walnut is not itself skin-coloured
+    assert not occluded(laid)
+    assert occluded(over)
+    assert occluded(beside)
+    assert not occluded(laid)  # and once the arm has gone, the laid tiles are no hand again
