@@ -14,6 +14,7 @@ is given.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import math
@@ -39,7 +40,7 @@ from vision.events import (
     TilesRevealed,
     Unsure,
 )
-from vision.motion import SettleDetector, SettleParams, thumb_score, thumbnail
+from vision.motion import SettleDetector, SettleParams, SettleState, thumb_score, thumbnail
 from vision.sources import Clock, FakeClock, Frame, FrameSource, VideoFileSource
 from vision.types import HalfReading, Point, SceneReading, TileReading
 
@@ -74,6 +75,9 @@ class TrackerParams:
     #: when choosing the half that joins an end, a half whose pips differ from the end's number
     #: counts as this much further away (geometry decides; the rule breaks near-ties)
     mismatch_penalty: float = 0.3
+    #: a new reading with a half this close (in tile widths) to a half of a tile of the line
+    #: overlaps it: a misread, never a new tile (adjacent halves are a tile width apart)
+    overlap_max: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,6 +343,26 @@ class SceneTracker:
                     unmatched.remove(si)
                     lt.missing = 0
                     break
+        # Tiles lie flat and never overlap: a reading with a half on a half of the line (e.g.
+        # two tiles read as one across their seam) is a misread of tiles already there.
+        for si in [] if cleared else list(unmatched):
+            s = seen[si]
+            under = _overlapped(s, self.line, p.overlap_max * unit_w)
+            if under is None:
+                continue
+            events.append(
+                Unsure(
+                    t,
+                    f"tile {_name(s.pips)} read at {_fmt(s.center)} lies over tile "
+                    f"{_name(under.seen.pips)} of the line: a misread, not a new tile",
+                    s.pips,
+                    s.center,
+                )
+            )
+            unmatched.remove(si)
+            if under.missing > 0:  # there, but read as part of another tile
+                under.missing = 0
+                missing.remove(under)
         gone = [] if hold else [lt for lt in missing if lt.missing >= p.missing_confirmations]
         if gone and len(gone) == len(self.line):
             # the whole line is gone: the table was cleared
@@ -563,6 +587,14 @@ def _split_known(
     return out, still
 
 
+def _overlapped(s: _Seen, line: Sequence[_LineTile], radius: float) -> _LineTile | None:
+    """The tile of ``line`` that ``s`` lies over (a half of each within ``radius``), if any."""
+    for lt in line:
+        if any(_dist(a, b) < radius for a in s.halves for b in lt.seen.halves):
+            return lt
+    return None
+
+
 def _sorted_pips(p: tuple[int, int]) -> tuple[int, int]:
     return (p[0], p[1]) if p[0] <= p[1] else (p[1], p[0])
 
@@ -679,6 +711,12 @@ class SceneWatcher:
 
     Stillness is checked against the previous frame *and* against the first frame of the still
     period, so a hand creeping slowly cannot pass for a still scene.
+
+    A settled scene's frames differ only by sensor noise, and so can its readings. When the
+    first reading does not make sense to the tracker as it stands (see :func:`reads_cleanly`:
+    nothing changed after motion, or something it is unsure of), the next still frames are read
+    too, up to ``max_reads`` readings, and the first that does make sense is tracked (else the
+    one the tracker is least unsure of). The tracker never sees the readings it was not given.
     """
 
     recognize: Recognizer
@@ -686,8 +724,14 @@ class SceneWatcher:
     settle: SettleDetector = field(default_factory=SettleDetector)
     #: optional check that a hand rests (still) over the table: the frame is then not read
     occluded: Callable[[Image], bool] | None = None
+    #: readings of one settled scene at most (1: the settle frame's only)
+    max_reads: int = 3
     _prev: npt.NDArray[np.int16] | None = None
     _anchor: npt.NDArray[np.int16] | None = None
+    #: readings of the settled scene not yet tracked, and when it settled
+    _pending: list[SceneReading] = field(default_factory=list)
+    _pending_t: float = 0.0
+    _reads: int = 0  # frames of the settled scene read so far (a failed read counts)
     recognitions: int = 0
 
     def feed(self, frame: Frame) -> list[SceneEvent]:
@@ -706,6 +750,8 @@ class SceneWatcher:
             self._anchor = thumb
         events: list[SceneEvent] = []
         t = frame.t_seconds
+        if self._reads and update.state is not SettleState.SETTLED:
+            events.extend(self.flush())  # it moves again: track the best reading so far
         if update.started:
             events.extend(self.tracker.motion_started(t))
         if update.timed_out:
@@ -714,21 +760,64 @@ class SceneWatcher:
             events.append(
                 Unsure(t, "a hand rests over the table: the scene is read once it has left")
             )
-        elif update.settled:
+        elif update.settled or 0 < self._reads < self.max_reads:
+            if update.settled:
+                self._pending_t = t
+            self._reads += 1
             try:
                 reading = self.recognize(frame.image)
             except VisionError as exc:
-                events.append(Unsure(t, f"settled frame could not be read: {exc}"))
+                if update.settled:
+                    events.append(Unsure(t, f"settled frame could not be read: {exc}"))
             else:
                 self.recognitions += 1
-                events.extend(self.tracker.settled(t, reading))
+                self._pending.append(reading)
+                trial = copy.deepcopy(self.tracker)
+                if reads_cleanly(trial.settled(self._pending_t, reading)):
+                    self._pending = [reading]
+                    events.extend(self.flush())
+            if self._reads >= self.max_reads:
+                events.extend(self.flush())
         return events
+
+    def flush(self) -> list[SceneEvent]:
+        """Track the best of the settled scene's readings not yet tracked (the stream ends, or
+        the scene moves again before ``max_reads`` frames were read)."""
+        readings, self._pending, self._reads = self._pending, [], 0
+        if not readings:
+            return []
+        if len(readings) == 1:
+            return self.tracker.settled(self._pending_t, readings[0])
+        best = min(readings, key=lambda r: reading_doubts(self.tracker, r))
+        return self.tracker.settled(self._pending_t, best)
+
+
+def reading_doubts(tracker: SceneTracker, reading: SceneReading) -> tuple[int, int, int]:
+    """How much a settled reading would leave ``tracker`` in doubt (less is better; the tracker
+    itself is not changed): tiles of its line not seen in it (a tile is far more often missed
+    than taken back), then the things it is unsure of, then fewer changes."""
+    trial = copy.deepcopy(tracker)
+    events = trial.settled(0.0, reading)
+    unseen = sum(1 for lt in trial.line if lt.missing > 0)
+    unsure = sum(1 for e in events if isinstance(e, Unsure))
+    removed = sum(1 for e in events if isinstance(e, TileRemoved))
+    changes = sum(1 for e in events if isinstance(e, TileAdded | TileMoved | TilesRevealed))
+    return (unseen + removed, unsure, -changes)
+
+
+def reads_cleanly(events: Sequence[SceneEvent]) -> bool:
+    """Does a settled reading make sense to the tracker? It changed something (a scene settles
+    after motion) and left the tracker sure of everything."""
+    return not any(isinstance(e, Unsure) for e in events) and any(
+        isinstance(e, TileAdded | TileRemoved | TileMoved | TilesRevealed) for e in events
+    )
 
 
 def watch(source: FrameSource, watcher: SceneWatcher) -> Iterator[SceneEvent]:
     """Every event of a frame source, as it happens (the live loop of the table, or a replay)."""
     for frame in source:
         yield from watcher.feed(frame)
+    yield from watcher.flush()
 
 
 def table_region(geometry: TableGeometry, inset: float = 5.0) -> list[Point]:
@@ -832,6 +921,7 @@ def track_fixture(
                 progress(frames, total)
             if max_frames is not None and frames >= max_frames:
                 break
+    events.extend(watcher.flush())
     return TrackResult(tuple(events), frames, last_t, watcher.recognitions)
 
 

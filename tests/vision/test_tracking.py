@@ -534,3 +534,81 @@ def test_tiles_laid_on_a_brown_table_are_no_hand_but_an_arm_is(look: str) -> Non
     assert occluded(over)
     assert occluded(beside)
     assert not occluded(laid)  # and once the arm has gone, the laid tiles are no hand again
+
+
+def test_two_tiles_read_as_one_across_their_seam_add_nothing() -> None:
+    tr = SceneTracker(_geometry())
+    tr.settled(1.0, _reading(DOUBLE))
+    tr.settled(2.0, _reading(DOUBLE, LEFT))
+    laid = PlacedTile((3, 5), (LEFT.center[0] - 51, C[1]), 180.0)  # 3 against LEFT's open 3
+    # LEFT's 3 and the new tile's 3, read as one 3-3 lying half over each
+    seam = PlacedTile((3, 3), (LEFT.center[0] - 25.5, C[1]), 180.0)
+    for k in range(3):
+        ev = tr.settled(3.0 + k, _reading(DOUBLE, seam))
+        assert not added_tiles(ev)
+        assert not [e for e in ev if isinstance(e, TileRemoved)]
+        assert any(isinstance(e, Unsure) and "lies over tile 6-3" in e.reason for e in ev)
+    ev = tr.settled(9.0, _reading(DOUBLE, LEFT, laid))
+    assert [(a.pips, a.end) for a in added_tiles(ev)] == [((3, 5), "left")]
+    assert tr.chain() == [(5, 3), (6, 3), (6, 6)] or tr.chain() == [(3, 5), (6, 3), (6, 6)]
+
+
+class _Scripted:
+    """A recogniser that reads each frame as the next of its readings."""
+
+    def __init__(self, *readings: SceneReading) -> None:
+        self.readings = list(readings)
+
+    def __call__(self, image: np.ndarray) -> SceneReading:
+        return self.readings.pop(0)
+
+
+def _still_then_moving(watcher: SceneWatcher, settles: int) -> list:
+    """``settles`` still scenes of 1 s each with a second of motion between them."""
+    still = np.full((180, 320, 3), (60, 110, 50), np.uint8)
+    events, t = [], 0.0
+    for k in range(settles):
+        for _ in range(10):
+            events += watcher.feed(Frame(still, t, round(t * 10)))
+            t += 0.1
+        if k + 1 < settles:
+            for i in range(10):
+                moving = still.copy()
+                moving[40:140, 20 + 25 * i : 80 + 25 * i] = (120, 160, 210)
+                events += watcher.feed(Frame(moving, t, round(t * 10)))
+                t += 0.1
+    return events + watcher.flush()
+
+
+def test_a_settled_scene_misread_is_read_again_from_its_next_frame() -> None:
+    # the tile laid before the second settle is missed in the settle frame, read in the next
+    recognise = _Scripted(_reading(DOUBLE), _reading(DOUBLE), _reading(DOUBLE, LEFT))
+    watcher = SceneWatcher(recognise, SceneTracker(_geometry()))
+    events = _still_then_moving(watcher, 2)
+    assert [(a.pips, a.end) for a in added_tiles(events)] == [((6, 6), "first"), ((6, 3), "left")]
+    assert watcher.recognitions == 3
+    assert not recognise.readings
+
+
+def test_of_readings_that_all_doubt_the_one_that_sees_the_line_is_tracked() -> None:
+    # the third settle brings nothing new, and two of its three readings miss the double
+    recognise = _Scripted(
+        _reading(DOUBLE),
+        _reading(DOUBLE, LEFT),
+        _reading(LEFT),
+        _reading(DOUBLE, LEFT),
+        _reading(LEFT),
+    )
+    watcher = SceneWatcher(recognise, SceneTracker(_geometry()), max_reads=3)
+    events = _still_then_moving(watcher, 3)
+    assert [(a.pips, a.end) for a in added_tiles(events)] == [((6, 6), "first"), ((6, 3), "left")]
+    assert not [e for e in events if isinstance(e, TileRemoved)]
+    assert watcher.tracker.chain() == [(6, 3), (6, 6)]
+
+
+def test_one_read_per_settle_when_asked() -> None:
+    recognise = _Scripted(_reading(DOUBLE), _reading(DOUBLE), _reading(DOUBLE, LEFT))
+    watcher = SceneWatcher(recognise, SceneTracker(_geometry()), max_reads=1)
+    events = _still_then_moving(watcher, 2)
+    assert [(a.pips, a.end) for a in added_tiles(events)] == [((6, 6), "first")]
+    assert watcher.recognitions == 2
