@@ -110,6 +110,7 @@ class _LineTile:
     seen: _Seen
     side: str  # "first", "left" or "right": the end it joined
     before: _End | None  # the end it replaced (to restore if it is taken back)
+    laid: int = 0  # when it was laid: the line's tiles count up from 0
     missing: int = 0
 
 
@@ -370,14 +371,15 @@ class SceneTracker:
             self.line = []
             self.ends = {}
             gone = []
-        # Only a tile at an end can be taken back; one inside the line is held by its neighbours,
-        # so missing there means covered or misread: it stays, reported, never removed.
+        # Only the tile laid last can be taken back (a misplay put right), then the one before
+        # it; any other is held by the play since: missing there means covered or misread (a
+        # tile is far more often missed than taken back). It stays, reported, never removed.
         while gone:
-            at_end = [lt for lt in gone if lt is self.line[0] or lt is self.line[-1]]
-            if not at_end:
+            last = max(self.line, key=lambda lt: lt.laid)
+            if last not in gone:
                 break
-            gone.remove(at_end[0])
-            events.extend(self._remove(t, at_end[0]))
+            gone.remove(last)
+            events.extend(self._remove(t, last))
         unseen = tuple(sorted(id(lt) for lt in self.line if lt.missing > 0))
         if unseen and unseen != self._unseen:
             names = ", ".join(_name(lt.seen.pips) for lt in self.line if lt.missing > 0)
@@ -514,7 +516,7 @@ class SceneTracker:
             direction = axis
             orientation = math.degrees(math.atan2(axis[1], axis[0]))
         self.ends[side] = _End(attach, direction, open_pips)
-        lt = _LineTile(s, side, end)
+        lt = _LineTile(s, side, end, max(x.laid for x in self.line) + 1)
         if side == "left":
             self.line.insert(0, lt)
         else:

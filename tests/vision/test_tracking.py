@@ -612,3 +612,19 @@ def test_one_read_per_settle_when_asked() -> None:
     events = _still_then_moving(watcher, 2)
     assert [(a.pips, a.end) for a in added_tiles(events)] == [((6, 6), "first")]
     assert watcher.recognitions == 2
+
+
+def test_only_the_tile_laid_last_can_be_taken_back() -> None:
+    tr = SceneTracker(_geometry())
+    tr.settled(1.0, _reading(DOUBLE))
+    tr.settled(2.0, _reading(DOUBLE, LEFT))
+    tr.settled(3.0, _reading(DOUBLE, LEFT, RIGHT))
+    events = []
+    for k in range(3):  # the left end, laid before the right one, unread three times running
+        events += tr.settled(4.0 + k, _reading(DOUBLE, RIGHT))
+    assert not [e for e in events if isinstance(e, TileRemoved)]
+    assert tr.chain() == [(6, 3), (6, 6), (6, 1)]
+    tr.settled(8.0, _reading(DOUBLE, LEFT))
+    ev = tr.settled(9.0, _reading(DOUBLE, LEFT))  # the right end, laid last, is gone
+    assert [e.pips for e in ev if isinstance(e, TileRemoved)] == [(6, 1)]
+    assert tr.chain() == [(6, 3), (6, 6)]
