@@ -797,21 +797,22 @@ class SceneWatcher:
 def reading_doubts(tracker: SceneTracker, reading: SceneReading) -> tuple[int, int, int]:
     """How much a settled reading would leave ``tracker`` in doubt (less is better; the tracker
     itself is not changed): tiles of its line not seen in it (a tile is far more often missed
-    than taken back), then the things it is unsure of, then fewer changes."""
+    than taken back), then tiles read that it cannot place or trust, then fewer changes."""
     trial = copy.deepcopy(tracker)
     events = trial.settled(0.0, reading)
     unseen = sum(1 for lt in trial.line if lt.missing > 0)
-    unsure = sum(1 for e in events if isinstance(e, Unsure))
     removed = sum(1 for e in events if isinstance(e, TileRemoved))
+    doubted = sum(1 for e in events if isinstance(e, Unsure) and e.pips is not None)
     changes = sum(1 for e in events if isinstance(e, TileAdded | TileMoved | TilesRevealed))
-    return (unseen + removed, unsure, -changes)
+    return (unseen + removed, doubted, -changes)
 
 
 def reads_cleanly(events: Sequence[SceneEvent]) -> bool:
-    """Does a settled reading make sense to the tracker? It changed something (a scene settles
-    after motion) and left the tracker sure of everything."""
-    return not any(isinstance(e, Unsure) for e in events) and any(
-        isinstance(e, TileAdded | TileRemoved | TileMoved | TilesRevealed) for e in events
+    """Does a settled reading make sense to the tracker? It laid, moved or revealed something (a
+    scene settles after motion), removed nothing (a tile is far more often missed than taken
+    back) and left the tracker sure of everything."""
+    return not any(isinstance(e, Unsure | TileRemoved) for e in events) and any(
+        isinstance(e, TileAdded | TileMoved | TilesRevealed) for e in events
     )
 
 

@@ -628,3 +628,26 @@ def test_only_the_tile_laid_last_can_be_taken_back() -> None:
     ev = tr.settled(9.0, _reading(DOUBLE, LEFT))  # the right end, laid last, is gone
     assert [e.pips for e in ev if isinstance(e, TileRemoved)] == [(6, 1)]
     assert tr.chain() == [(6, 3), (6, 6)]
+
+
+def test_a_later_reading_that_loses_the_line_is_not_taken_for_a_clean_one() -> None:
+    stray = PlacedTile((1, 2), (200.0, 200.0), 0.0)
+    recognise = _Scripted(
+        _reading(DOUBLE),
+        _reading(DOUBLE, LEFT),
+        _reading(),  # the third settle: nothing read at all, three times
+        _reading(),
+        _reading(),
+        _reading(DOUBLE, LEFT, RIGHT, stray),  # the fourth: right, but for a stray
+        _reading(RIGHT),  # the line missed a second time: as if the table were cleared
+        _reading(LEFT),
+    )
+    watcher = SceneWatcher(recognise, SceneTracker(_geometry()))
+    events = _still_then_moving(watcher, 4)
+    assert not [e for e in events if isinstance(e, TileRemoved)]
+    assert [(a.pips, a.end) for a in added_tiles(events)] == [
+        ((6, 6), "first"),
+        ((6, 3), "left"),
+        ((6, 1), "right"),
+    ]
+    assert not recognise.readings
