@@ -716,9 +716,12 @@ class SceneWatcher:
 
     A settled scene's frames differ only by sensor noise, and so can its readings. When the
     first reading does not make sense to the tracker as it stands (see :func:`reads_cleanly`:
-    nothing changed after motion, or something it is unsure of), the next still frames are read
-    too, up to ``max_reads`` readings, and the first that does make sense is tracked (else the
-    one the tracker is least unsure of). The tracker never sees the readings it was not given.
+    nothing laid after motion, a tile removed, or something it is unsure of), the next still
+    frames are read too, up to ``max_reads`` readings, and the first that does make sense is
+    tracked (else the one that leaves it least in doubt, :func:`reading_doubts`). The tracker
+    never sees the readings it was not given. Each extra reading costs a recognition: on a clean
+    fixture one or two per hand, on one the recogniser often misreads up to ``max_reads`` times
+    as many.
     """
 
     recognize: Recognizer
