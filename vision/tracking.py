@@ -14,6 +14,7 @@ is given.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import math
@@ -39,7 +40,7 @@ from vision.events import (
     TilesRevealed,
     Unsure,
 )
-from vision.motion import SettleDetector, SettleParams, thumb_score, thumbnail
+from vision.motion import SettleDetector, SettleParams, SettleState, thumb_score, thumbnail
 from vision.sources import Clock, FakeClock, Frame, FrameSource, VideoFileSource
 from vision.types import HalfReading, Point, SceneReading, TileReading
 
@@ -74,6 +75,9 @@ class TrackerParams:
     #: when choosing the half that joins an end, a half whose pips differ from the end's number
     #: counts as this much further away (geometry decides; the rule breaks near-ties)
     mismatch_penalty: float = 0.3
+    #: a new reading with a half this close (in tile widths) to a half of a tile of the line
+    #: overlaps it: a misread, never a new tile (adjacent halves are a tile width apart)
+    overlap_max: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +110,7 @@ class _LineTile:
     seen: _Seen
     side: str  # "first", "left" or "right": the end it joined
     before: _End | None  # the end it replaced (to restore if it is taken back)
+    laid: int = 0  # when it was laid: the line's tiles count up from 0
     missing: int = 0
 
 
@@ -339,6 +344,26 @@ class SceneTracker:
                     unmatched.remove(si)
                     lt.missing = 0
                     break
+        # Tiles lie flat and never overlap: a reading with a half on a half of the line (e.g.
+        # two tiles read as one across their seam) is a misread of tiles already there.
+        for si in [] if cleared else list(unmatched):
+            s = seen[si]
+            under = _overlapped(s, self.line, p.overlap_max * unit_w)
+            if under is None:
+                continue
+            events.append(
+                Unsure(
+                    t,
+                    f"tile {_name(s.pips)} read at {_fmt(s.center)} lies over tile "
+                    f"{_name(under.seen.pips)} of the line: a misread, not a new tile",
+                    s.pips,
+                    s.center,
+                )
+            )
+            unmatched.remove(si)
+            if under.missing > 0:  # there, but read as part of another tile
+                under.missing = 0
+                missing.remove(under)
         gone = [] if hold else [lt for lt in missing if lt.missing >= p.missing_confirmations]
         if gone and len(gone) == len(self.line):
             # the whole line is gone: the table was cleared
@@ -346,14 +371,15 @@ class SceneTracker:
             self.line = []
             self.ends = {}
             gone = []
-        # Only a tile at an end can be taken back; one inside the line is held by its neighbours,
-        # so missing there means covered or misread: it stays, reported, never removed.
+        # Only the tile laid last can be taken back (a misplay put right), then the one before
+        # it; any other is held by the play since: missing there means covered or misread (a
+        # tile is far more often missed than taken back). It stays, reported, never removed.
         while gone:
-            at_end = [lt for lt in gone if lt is self.line[0] or lt is self.line[-1]]
-            if not at_end:
+            last = max(self.line, key=lambda lt: lt.laid)
+            if last not in gone:
                 break
-            gone.remove(at_end[0])
-            events.extend(self._remove(t, at_end[0]))
+            gone.remove(last)
+            events.extend(self._remove(t, last))
         unseen = tuple(sorted(id(lt) for lt in self.line if lt.missing > 0))
         if unseen and unseen != self._unseen:
             names = ", ".join(_name(lt.seen.pips) for lt in self.line if lt.missing > 0)
@@ -490,7 +516,7 @@ class SceneTracker:
             direction = axis
             orientation = math.degrees(math.atan2(axis[1], axis[0]))
         self.ends[side] = _End(attach, direction, open_pips)
-        lt = _LineTile(s, side, end)
+        lt = _LineTile(s, side, end, max(x.laid for x in self.line) + 1)
         if side == "left":
             self.line.insert(0, lt)
         else:
@@ -563,6 +589,14 @@ def _split_known(
     return out, still
 
 
+def _overlapped(s: _Seen, line: Sequence[_LineTile], radius: float) -> _LineTile | None:
+    """The tile of ``line`` that ``s`` lies over (a half of each within ``radius``), if any."""
+    for lt in line:
+        if any(_dist(a, b) < radius for a in s.halves for b in lt.seen.halves):
+            return lt
+    return None
+
+
 def _sorted_pips(p: tuple[int, int]) -> tuple[int, int]:
     return (p[0], p[1]) if p[0] <= p[1] else (p[1], p[0])
 
@@ -580,22 +614,33 @@ def _fmt(p: Point) -> str:
 
 @dataclass(slots=True)
 class SkinOcclusion:
-    """Is a hand over the table? Counts skin-coloured pixels over the play area and the reveal
+    """Is a hand over the table? Counts skin-coloured *patches* over the play area and the reveal
     zones of a calibrated table (on a quarter-size copy of the frame).
 
-    What counts is the skin-coloured share *above* the least seen so far. A table that is itself
-    mostly skin-coloured (more than ``max_background`` of the area in the first frame checked,
-    e.g. light wood) cannot be checked this way: the check then switches itself off (logged).
+    Only patches 3 pixels of that copy (12 of the frame) and ``min_width_mm`` across count (a
+    morphological opening): a hand's palm and forearm are several centimetres wide, while where a
+    light tile meets a brown table the blend of the two is skin-coloured too, but only in a rim a
+    few pixels wide around each tile (anti-aliasing, blur); those rims add up as tiles are laid
+    and must never pass for a hand.
+
+    What counts is the skin-coloured share *above* the least seen so far (a skin-coloured knot in
+    the wood stays out of it). A table that is itself mostly skin-coloured (more than
+    ``max_background`` of the area in the first frame checked, e.g. light wood) cannot be checked
+    this way: the check then switches itself off (logged).
     """
 
     geometry: TableGeometry
     min_fraction: float = 0.01
     max_background: float = 0.2
-    _masks: dict[tuple[int, int], npt.NDArray[np.uint8]] = field(default_factory=dict)
+    #: narrower skin-coloured patches are not counted (a forearm is 60 mm wide or more, a finger
+    #: about 17 mm)
+    min_width_mm: float = 8.0
+    _masks: dict[tuple[int, int], tuple[npt.NDArray[np.uint8], int]] = field(default_factory=dict)
     _baseline: float | None = None
     disabled: bool = False
 
-    def _mask(self, w: int, h: int, full: tuple[int, int]) -> npt.NDArray[np.uint8]:
+    def _mask(self, w: int, h: int, full: tuple[int, int]) -> tuple[npt.NDArray[np.uint8], int]:
+        """The checked area at ``(w, h)`` and the opening's width in pixels there."""
         import cv2
 
         if (w, h) not in self._masks:
@@ -605,7 +650,12 @@ class SkinOcclusion:
                 pts = np.asarray(self.geometry.table_to_image(list(rect.corners)))
                 pts = np.round(pts * np.array([sx, sy])).astype(np.int32)
                 cv2.fillConvexPoly(mask, pts, 255)
-            self._masks[(w, h)] = mask
+            play = self.geometry.play_area
+            corners = np.asarray(self.geometry.table_to_image(list(play.corners)))
+            px_area = abs(float(cv2.contourArea(corners.astype(np.float32)))) * sx * sy
+            mm_area = (play.x1 - play.x0) * (play.y1 - play.y0)
+            px_per_mm = math.sqrt(px_area / mm_area) if mm_area > 0 else 0.0
+            self._masks[(w, h)] = (mask, opening_width(px_per_mm, self.min_width_mm))
         return self._masks[(w, h)]
 
     def __call__(self, image: Image) -> bool:
@@ -614,17 +664,11 @@ class SkinOcclusion:
         if self.disabled:
             return False
         h, w = image.shape[:2]
-        small = cv2.resize(image, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
-        hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-        skin = cv2.bitwise_or(
-            cv2.inRange(hsv, (0, 48, 80), (25, 210, 255)),
-            cv2.inRange(hsv, (165, 48, 80), (180, 210, 255)),
+        small = np.asarray(
+            cv2.resize(image, (w // 4, h // 4), interpolation=cv2.INTER_AREA), dtype=np.uint8
         )
-        mask = self._mask(small.shape[1], small.shape[0], (w, h))
-        area = int(np.count_nonzero(mask))
-        if area == 0:
-            return False
-        share = int(np.count_nonzero(cv2.bitwise_and(skin, mask))) / area
+        mask, width = self._mask(small.shape[1], small.shape[0], (w, h))
+        share = skin_share(small, mask, width)
         if self._baseline is None and share > self.max_background:
             self.disabled = True
             log.warning(
@@ -638,12 +682,46 @@ class SkinOcclusion:
         return share - self._baseline >= self.min_fraction
 
 
+def opening_width(px_per_mm: float, min_width_mm: float) -> int:
+    """Odd width (pixels, 3 or more) of the opening that drops patches under ``min_width_mm``."""
+    n = max(3, round(px_per_mm * min_width_mm))
+    return n if n % 2 else n + 1
+
+
+def skin_share(image: Image, mask: npt.NDArray[np.uint8], width: int) -> float:
+    """The share of ``mask`` covered by skin-coloured patches of ``image`` (BGR) at least
+    ``width`` pixels across (thinner ones, e.g. the rims of light tiles on brown wood, dropped)."""
+    import cv2
+
+    area = int(np.count_nonzero(mask))
+    if area == 0:
+        return 0.0
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    skin = cv2.bitwise_or(
+        cv2.inRange(hsv, (0, 48, 80), (25, 210, 255)),
+        cv2.inRange(hsv, (165, 48, 80), (180, 210, 255)),
+    )
+    skin = cv2.bitwise_and(skin, mask)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
+    skin = cv2.morphologyEx(skin, cv2.MORPH_OPEN, kernel)
+    return int(np.count_nonzero(skin)) / area
+
+
 @dataclass(slots=True)
 class SceneWatcher:
     """Per frame: motion check; once still for ``settle.settle_s``: recognise and track.
 
     Stillness is checked against the previous frame *and* against the first frame of the still
     period, so a hand creeping slowly cannot pass for a still scene.
+
+    A settled scene's frames differ only by sensor noise, and so can its readings. When the
+    first reading does not make sense to the tracker as it stands (see :func:`reads_cleanly`:
+    nothing laid after motion, a tile removed, or something it is unsure of), the next still
+    frames are read too, up to ``max_reads`` readings, and the first that does make sense is
+    tracked (else the one that leaves it least in doubt, :func:`reading_doubts`). The tracker
+    never sees the readings it was not given. Each extra reading costs a recognition: on a clean
+    fixture one or two per hand, on one the recogniser often misreads up to ``max_reads`` times
+    as many.
     """
 
     recognize: Recognizer
@@ -651,8 +729,14 @@ class SceneWatcher:
     settle: SettleDetector = field(default_factory=SettleDetector)
     #: optional check that a hand rests (still) over the table: the frame is then not read
     occluded: Callable[[Image], bool] | None = None
+    #: readings of one settled scene at most (1: the settle frame's only)
+    max_reads: int = 3
     _prev: npt.NDArray[np.int16] | None = None
     _anchor: npt.NDArray[np.int16] | None = None
+    #: readings of the settled scene not yet tracked, and when it settled
+    _pending: list[SceneReading] = field(default_factory=list)
+    _pending_t: float = 0.0
+    _reads: int = 0  # frames of the settled scene read so far (a failed read counts)
     recognitions: int = 0
 
     def feed(self, frame: Frame) -> list[SceneEvent]:
@@ -671,6 +755,8 @@ class SceneWatcher:
             self._anchor = thumb
         events: list[SceneEvent] = []
         t = frame.t_seconds
+        if self._reads and update.state is not SettleState.SETTLED:
+            events.extend(self.flush())  # it moves again: track the best reading so far
         if update.started:
             events.extend(self.tracker.motion_started(t))
         if update.timed_out:
@@ -679,21 +765,65 @@ class SceneWatcher:
             events.append(
                 Unsure(t, "a hand rests over the table: the scene is read once it has left")
             )
-        elif update.settled:
+        elif update.settled or 0 < self._reads < self.max_reads:
+            if update.settled:
+                self._pending_t = t
+            self._reads += 1
             try:
                 reading = self.recognize(frame.image)
             except VisionError as exc:
-                events.append(Unsure(t, f"settled frame could not be read: {exc}"))
+                if update.settled:
+                    events.append(Unsure(t, f"settled frame could not be read: {exc}"))
             else:
                 self.recognitions += 1
-                events.extend(self.tracker.settled(t, reading))
+                self._pending.append(reading)
+                trial = copy.deepcopy(self.tracker)
+                if reads_cleanly(trial.settled(self._pending_t, reading)):
+                    self._pending = [reading]
+                    events.extend(self.flush())
+            if self._reads >= self.max_reads:
+                events.extend(self.flush())
         return events
+
+    def flush(self) -> list[SceneEvent]:
+        """Track the best of the settled scene's readings not yet tracked (the stream ends, or
+        the scene moves again before ``max_reads`` frames were read)."""
+        readings, self._pending, self._reads = self._pending, [], 0
+        if not readings:
+            return []
+        if len(readings) == 1:
+            return self.tracker.settled(self._pending_t, readings[0])
+        best = min(readings, key=lambda r: reading_doubts(self.tracker, r))
+        return self.tracker.settled(self._pending_t, best)
+
+
+def reading_doubts(tracker: SceneTracker, reading: SceneReading) -> tuple[int, int, int]:
+    """How much a settled reading would leave ``tracker`` in doubt (less is better; the tracker
+    itself is not changed): tiles of its line not seen in it (a tile is far more often missed
+    than taken back), then tiles read that it cannot place or trust, then fewer changes."""
+    trial = copy.deepcopy(tracker)
+    events = trial.settled(0.0, reading)
+    unseen = sum(1 for lt in trial.line if lt.missing > 0)
+    removed = sum(1 for e in events if isinstance(e, TileRemoved))
+    doubted = sum(1 for e in events if isinstance(e, Unsure) and e.pips is not None)
+    changes = sum(1 for e in events if isinstance(e, TileAdded | TileMoved | TilesRevealed))
+    return (unseen + removed, doubted, -changes)
+
+
+def reads_cleanly(events: Sequence[SceneEvent]) -> bool:
+    """Does a settled reading make sense to the tracker? It laid, moved or revealed something (a
+    scene settles after motion), removed nothing (a tile is far more often missed than taken
+    back) and left the tracker sure of everything."""
+    return not any(isinstance(e, Unsure | TileRemoved) for e in events) and any(
+        isinstance(e, TileAdded | TileMoved | TilesRevealed) for e in events
+    )
 
 
 def watch(source: FrameSource, watcher: SceneWatcher) -> Iterator[SceneEvent]:
     """Every event of a frame source, as it happens (the live loop of the table, or a replay)."""
     for frame in source:
         yield from watcher.feed(frame)
+    yield from watcher.flush()
 
 
 def table_region(geometry: TableGeometry, inset: float = 5.0) -> list[Point]:
@@ -797,6 +927,7 @@ def track_fixture(
                 progress(frames, total)
             if max_frames is not None and frames >= max_frames:
                 break
+    events.extend(watcher.flush())
     return TrackResult(tuple(events), frames, last_t, watcher.recognitions)
 
 
