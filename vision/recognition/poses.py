@@ -22,7 +22,7 @@ one after which the most face gets covered is kept. Pure functions over arrays.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -115,6 +115,9 @@ class _Frame:
     width: float
     side: int
     length: int
+    #: per orientation (horizontal or not), what does not change as tiles are placed: where a
+    #: tile may lie by face and image bounds, and the score of its seams and pip-free bands
+    fixed: dict[bool, tuple[npt.NDArray[np.bool_], F64]] = field(default_factory=dict)
 
 
 _Place = tuple[float, int, int, bool]  # score, x, y (top-left), horizontal
@@ -195,7 +198,7 @@ def _places(
         maps = (frame.covered, frame.valid, occ, frame.table, frame.dark)
         if not horizontal:
             maps = tuple(m.T for m in maps)  # type: ignore[assignment]
-        score, pad = _place_scores(*maps, frame=frame, side_min=side_min)
+        score, pad = _place_scores(*maps, frame=frame, side_min=side_min, horizontal=horizontal)
         if score is None:
             continue
         for _ in range(count):
@@ -211,11 +214,19 @@ def _places(
     return sorted(found, key=lambda f: -f[0])
 
 
+def _sums(ii: F64, bw: int, bh: int) -> F64:
+    """``out[y, x]``: the sum over the box ``bw x bh`` with top-left ``(x, y)`` of the image
+    whose integral is ``ii``."""
+    out: F64 = ii[bh:, bw:] - ii[:-bh, bw:] - ii[bh:, :-bw] + ii[:-bh, :-bw]
+    return out
+
+
 def _box_means(img: npt.NDArray[np.generic], bw: int, bh: int) -> F64:
     """``out[y, x]``: the mean of ``img`` over the box ``bw x bh`` with top-left ``(x, y)``."""
-    ii = cv2.integral(img.astype(np.float32), sdepth=cv2.CV_64F)
-    s = ii[bh:, bw:] - ii[:-bh, bw:] - ii[bh:, :-bw] + ii[:-bh, :-bw]
-    out: F64 = np.asarray(s / float(bw * bh), dtype=np.float64)
+    if img.dtype == np.bool_:
+        img = img.view(np.uint8)
+    ii = np.asarray(cv2.integral(np.ascontiguousarray(img), sdepth=cv2.CV_64F), np.float64)
+    out: F64 = np.asarray(_sums(ii, bw, bh) / float(bw * bh), dtype=np.float64)
     return out
 
 
@@ -228,6 +239,7 @@ def _place_scores(
     *,
     frame: _Frame,
     side_min: float,
+    horizontal: bool,
 ) -> tuple[F64 | None, int]:
     """``(score, pad)``: ``score[y - pad, x - pad]`` rates a tile lying along x with its
     top-left corner at ``(x, y)`` (``-inf`` where it is not allowed); ``None`` if nowhere."""
@@ -248,14 +260,27 @@ def _place_scores(
         out: F64 = means[pad + dy : pad + dy + ny, pad + dx : pad + dx + nx]
         return out
 
-    ok = at(_box_means(covered, inner_w, inner_h), margin, margin) >= 0.9
-    ok &= at(_box_means(occ, length, s), 0, 0) <= 0.02
-    ok &= at(_box_means(valid, length + 2 * band, s + 2 * band), -band, -band) >= 0.999
+    if horizontal not in frame.fixed:
+        allowed = at(_box_means(covered, inner_w, inner_h), margin, margin) >= 0.9
+        allowed &= at(_box_means(valid, length + 2 * band, s + 2 * band), -band, -band) >= 0.999
+        # the seams themselves, not where the tiles placed before were supposed to end
+        ends = _box_means(dark, band, inner_h)
+        base = at(ends, margin, -band) + at(ends, margin, length)
+        # Pips keep clear of a half's sides: bands just inside the ends and beside the bar
+        # must be plain face when the halves sit on the pips.
+        z = max(2, round(0.09 * s))
+        zones = _box_means(dark, z, inner_h)
+        inset, beside = round(0.03 * s), round(0.04 * s)
+        for dx in (inset, length - inset - z, s - beside - z, s + beside):
+            base = base - 2.0 * at(zones, margin, dx)
+        frame.fixed[horizontal] = (allowed, base)
+    allowed, base = frame.fixed[horizontal]
+    ok = allowed & (at(_box_means(occ, length, s), 0, 0) <= 0.02)
     if not ok.any():
         return None, pad
-    border = (table | occ).astype(np.float32)
-    rows = _box_means(border, inner_w, band)  # bands above and below: the long sides
-    cols = _box_means(border, band, inner_h)  # bands left and right: the ends
+    ii = np.asarray(cv2.integral((table | occ).view(np.uint8), sdepth=cv2.CV_64F), np.float64)
+    rows = _sums(ii, inner_w, band) / float(inner_w * band)  # beside the long sides
+    cols = _sums(ii, band, inner_h) / float(band * inner_h)  # beyond the ends
     top = bottom = left = right = np.zeros((ny, nx))
     for o in range(slack + 1):
         top = np.maximum(top, at(rows, -band - o, margin))
@@ -266,15 +291,5 @@ def _place_scores(
     ok &= np.maximum(left, right) >= 0.6
     if not ok.any():
         return None, pad
-    # the seams themselves, not where the tiles placed before were supposed to end
-    ends = _box_means(dark, band, inner_h)
-    score = at(ends, margin, -band) + at(ends, margin, length)
-    # Pips keep clear of a half's sides: bands just inside the ends and beside the bar must
-    # be plain face when the halves sit on the pips.
-    z = max(2, round(0.09 * s))
-    zones = _box_means(dark, z, inner_h)
-    inset, beside = round(0.03 * s), round(0.04 * s)
-    for dx in (inset, length - inset - z, s - beside - z, s + beside):
-        score -= 2.0 * at(zones, margin, dx)
-    out: F64 = np.where(ok, score, -np.inf)
+    out: F64 = np.where(ok, base, -np.inf)
     return out, pad
