@@ -423,18 +423,20 @@ def _outline_width(crop: U8, threshold: int, spots: F64) -> float:
 
 def _peak_tile(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | None:
     """The tile of ``pr`` with its pips counted as dark peaks (see
-    :mod:`vision.recognition.peaks`), slid along its axis by up to a quarter of its width to
-    where its halves read best (a tile placed by its outline may be that far off), or
+    :mod:`vision.recognition.peaks`), slid along its axis by up to a quarter of its width and
+    across it by up to an eighth, to where its halves read best (a tile placed by its outline
+    may be that far off, and a pip beside a seam then falls outside its half), or
     ``None`` when every place has a half with more than a standard layout or with dark
     marks that are no pips."""
     ux, uy = pr.along
     best: TileReading | None = None
-    for step in (0, 1, -1, 2, -2, 3, -3, 4, -4):
-        shift = 0.06 * step * pr.width
-        centre = (pr.center[0] + shift * ux, pr.center[1] + shift * uy)
-        tile = _peaks_at(p, crop, dataclasses.replace(pr, center=centre))
-        if tile is not None and (best is None or tile.confidence > best.confidence + 0.02):
-            best = tile
+    for across in (0, 1, -1, 2, -2):
+        for step in (0, 1, -1, 2, -2, 3, -3, 4, -4):
+            shift, side = 0.06 * step * pr.width, 0.06 * across * pr.width
+            centre = (pr.center[0] + shift * ux - side * uy, pr.center[1] + shift * uy + side * ux)
+            tile = _peaks_at(p, crop, dataclasses.replace(pr, center=centre))
+            if tile is not None and (best is None or tile.confidence > best.confidence + 0.02):
+                best = tile
     return best
 
 
