@@ -105,13 +105,15 @@ def identify(
         tiles, width = _read_rest(p, crop, threshold, first)
     else:
         again = _read_crop(p, sharp, threshold)
-        tiles, width = _read_rest(p, sharp, threshold, again)
+        tiles, width = _read_rest(p, sharp, threshold, again, blurred=True)
         # deconvolution darkens any thin line: a double blank needs a straight bar square
         # across its middle (the edge of a tile lying over another is none)
         tiles = [t for t in tiles if _pips(t) > 0 or _bar_seen(p, sharp, t)]
         # the outline stage was made for blur: what deconvolution left unread, it tries on
         # the frame as it was
-        tiles = _read_outlines(p, crop, threshold, tiles=tiles, width=width, spots=again[2])
+        tiles = _read_outlines(
+            p, crop, threshold, tiles=tiles, width=width, spots=again[2], blanks=True
+        )
         if not again[0]:
             # no bar came back: the seams between touching tiles may have, and look like
             # bars. The frame as it was is read too; the reading that leaves fewer pips
@@ -130,13 +132,20 @@ def identify(
 
 
 def _read_rest(
-    p: RecognitionParams, crop: U8, threshold: int, first: tuple[list[TileReading], float, F64]
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    first: tuple[list[TileReading], float, F64],
+    *,
+    blurred: bool = False,
 ) -> tuple[list[TileReading], float]:
     """The stages after the first reading (see :func:`identify`)."""
     tiles, width, spots = first
     tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
     tiles += _fill_gaps(p, crop, threshold, tiles=tiles, width=width)
-    tiles = _read_outlines(p, crop, threshold, tiles=tiles, width=width, spots=spots)
+    tiles = _read_outlines(
+        p, crop, threshold, tiles=tiles, width=width, spots=spots, blanks=blurred
+    )
     return tiles, width
 
 
@@ -248,6 +257,7 @@ def _read_outlines(
     tiles: list[TileReading],
     width: float,
     spots: F64,
+    blanks: bool = False,
 ) -> list[TileReading]:
     """Where pips are still unexplained, place tiles by the outline of the faces (see
     :mod:`vision.recognition.poses`): blur can hide every bar of a line of tiles while its
@@ -255,7 +265,9 @@ def _read_outlines(
     pips labelled at the face threshold, or else counted as dark peaks), and kept from
     ``upscale_min_confidence`` where they overlap no tile read. With no tile read at all,
     the width comes from faces standing alone or the strips' width, which the tiles' sides
-    make a little too large: a few widths are tried and the one reading most tiles kept."""
+    make a little too large: a few widths are tried and the one reading most tiles kept.
+    ``blanks`` (a blurred frame, where a blank double's bar may not have been found): faces
+    without any spot are looked at too."""
     left = _unexplained(spots, tiles)
     if left.shape[0] > p.look_max_spots or (left.shape[0] == 0 and not tiles):
         return tiles
@@ -276,7 +288,7 @@ def _read_outlines(
         # face lies outside every tile read, look for them labelled at the face threshold
         step = max(1, int(max(widths) / 8))
         free = (crop[::step, ::step] > threshold) & (occupied[::step, ::step] == 0)
-        if int(free.sum()) * step * step < max(widths) ** 2:
+        if not blanks or int(free.sum()) * step * step < max(widths) ** 2:
             return tiles
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
     # blurred pips joined to a seam are spots only at the face threshold
@@ -284,7 +296,16 @@ def _read_outlines(
     best: list[TileReading] = []
     for w in widths:
         read = _outline_tiles(
-            p, crop, threshold, labels, blobs, tiles=tiles, occupied=occupied, spots=left, width=w
+            p,
+            crop,
+            threshold,
+            labels,
+            blobs,
+            tiles=tiles,
+            occupied=occupied,
+            spots=left,
+            width=w,
+            blanks=blanks,
         )
         if len(read) > len(best):
             best = read
@@ -302,10 +323,11 @@ def _outline_tiles(
     occupied: U8,
     spots: F64,
     width: float,
+    blanks: bool,
 ) -> list[TileReading]:
     """The confident tiles placed by their outline at ``width`` (see :func:`_read_outlines`)."""
     proposals: list[_Proposal] = []
-    for bx0, by0, bx1, by1 in _face_boxes(crop, threshold, occupied, spots, width):
+    for bx0, by0, bx1, by1 in _face_boxes(crop, threshold, occupied, spots, width, blanks=blanks):
         part = crop[by0:by1, bx0:bx1]
         near = [t for t in tiles if bx0 <= t.center[0] < bx1 and by0 <= t.center[1] < by1]
         angle = _edge_angle(near) if near else dominant_angle(part)
@@ -353,11 +375,12 @@ def _bar_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
 
 
 def _face_boxes(
-    crop: U8, threshold: int, occupied: U8, spots: F64, width: float
+    crop: U8, threshold: int, occupied: U8, spots: F64, width: float, *, blanks: bool
 ) -> list[tuple[int, int, int, int]]:
     """Boxes ``(x0, y0, x1, y1)`` round the faces (touching tiles together: a whole line)
-    that hold one of ``spots`` and a tile's area outside the ``occupied`` pixels, and are no
-    larger than a whole double-six set, with a margin."""
+    that hold one of ``spots`` (with ``blanks``, or room for a whole tile) and a tile's area
+    outside the ``occupied`` pixels, and are no larger than a whole double-six set, with a
+    margin."""
     k = max(3, 2 * round(0.2 * width) + 1)
     face = closed_faces(crop, threshold, k).view(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(face, connectivity=8)
@@ -371,7 +394,8 @@ def _face_boxes(
     seeded[labels[yi, xi]] = True
     # a face with no spot at all is looked at only if it can hold a whole tile (a double
     # blank, kept only with its bar seen)
-    seeded |= free >= 2 * BLANK_FREE * width * width
+    if blanks:
+        seeded |= free >= 2 * BLANK_FREE * width * width
     area = stats[:, 4]
     wanted = seeded & (free >= width * width) & (area <= 80 * width * width)
     for lab in np.flatnonzero(wanted).tolist():
