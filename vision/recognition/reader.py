@@ -1186,24 +1186,21 @@ def _fill_gaps(
         cv2.fillConvexPoly(read, np.rint(np.array(t.corners)).astype(np.int32), 1)
     # looked for at a coarse step: the share of face in squares half a tile wide
     step = max(1, int(width / 8))
-    face = (crop[::step, ::step] > threshold) & (read[::step, ::step] == 0)
-    r = max(3, 2 * round(width / 4 / step) + 1)
-    share = cv2.boxFilter(face.astype(np.float32), -1, (r, r))
-    left = (share >= p.carve_face_share).astype(np.uint8)
-    # at least half a tile's half (slivers beside tiles read are no tile), and no large ring
-    # (the white border of a marker)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
-    extent = np.maximum(stats[:, 2], stats[:, 3]) * step / width
-    fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
-    skip = (stats[:, 4] < 0.5 * (width / step) ** 2) | ((fill < 0.5) & (extent > 2.2))
-    skip[0] = True
-    left[skip[lab]] = 0
-    # parts closer than the margin round them are looked at together
-    pad = round(1.5 * width)
-    grown = cv2.dilate(left, np.ones((2 * (pad // step) + 1,) * 2, np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    white = (crop[::step, ::step] > threshold).astype(np.uint8)
+    unread = read[::step, ::step] == 0
+    boxes, grown = _gap_parts(p, _gap_faces(p, (white > 0) & unread, step, width), step, width)
+    # a face as narrow as a crosswise double's between the tiles read either side: its pips
+    # (and bar) take most of the share, the more so once deconvolution widens them. Closed
+    # over, it is looked at too where no part was (the parts found already stay as they are)
+    closed = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    more = _gap_faces(p, (np.asarray(closed) > 0) & unread, step, width)
+    n, lab = cv2.connectedComponents(more, connectivity=8)
+    near = np.zeros(n, dtype=np.bool_)
+    near[lab[grown > 0]] = True
+    more[near[lab]] = 0
+    boxes += _gap_parts(p, more, step, width)[0]
     added: list[TileReading] = []
-    for lx, ly, lw, lh, _ in (stats[1:n] * [step, step, step, step, 1]).tolist():
+    for lx, ly, lw, lh in boxes:
         rx0, ry0 = max(0, lx), max(0, ly)
         rx1, ry1 = min(ww, lx + lw), min(hh, ly + lh)
         part = crop[ry0:ry1, rx0:rx1]
@@ -1215,6 +1212,35 @@ def _fill_gaps(
         found += _split_tiles(p, part, labels, blobs, tiles=known + found, width=width)
         added += [_shifted(t, rx0, ry0) for t in found]
     return added
+
+
+def _gap_faces(p: RecognitionParams, face: npt.NDArray[np.bool_], step: int, width: float) -> U8:
+    """Where (``face`` sampled every ``step`` pixels: face outside every tile read) a good
+    share of a square half a tile wide is face (see :func:`_fill_gaps`)."""
+    r = max(3, 2 * round(width / 4 / step) + 1)
+    share = cv2.boxFilter(face.astype(np.float32), -1, (r, r))
+    left = (share >= p.carve_face_share).astype(np.uint8)
+    # at least half a tile's half (slivers beside tiles read are no tile), and no large ring
+    # (the white border of a marker)
+    _, lab, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    extent = np.maximum(stats[:, 2], stats[:, 3]) * step / width
+    fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
+    skip = (stats[:, 4] < 0.5 * (width / step) ** 2) | ((fill < 0.5) & (extent > 2.2))
+    skip[0] = True
+    left[skip[lab]] = 0
+    return left
+
+
+def _gap_parts(
+    p: RecognitionParams, left: U8, step: int, width: float
+) -> tuple[list[tuple[int, int, int, int]], U8]:
+    """The boxes (``x, y, w, h``, pixels) round the parts of ``left`` (see :func:`_gap_faces`)
+    with a margin; parts closer than the margin make one box. And the margins' map."""
+    pad = round(1.5 * width)
+    grown = cv2.dilate(left, np.ones((2 * (pad // step) + 1,) * 2, np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    boxes = [(x * step, y * step, w * step, h * step) for x, y, w, h, _ in stats[1:n].tolist()]
+    return boxes, np.asarray(grown, dtype=np.uint8)
 
 
 def _split_tiles(
