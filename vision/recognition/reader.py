@@ -135,8 +135,14 @@ def _read_rest(
     """The stages after the first reading (see :func:`identify`)."""
     tiles, width, spots = first
     tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
-    tiles += _fill_gaps(p, crop, threshold, tiles=tiles, width=width)
+    late: list[TileReading] = []
+    tiles += _fill_gaps(p, crop, threshold, tiles=tiles, width=width, late=late)
     tiles = _read_outlines(p, crop, threshold, tiles=tiles, width=width, spots=spots)
+    # tiles whose pips were counted as dark peaks (see :func:`_split_tiles`) come last: where
+    # the outlines placed one, it stays
+    for t in late:
+        if not any(_clash(p, t, k, width, p.carve_overlap_max_rel) for k in tiles):
+            tiles.append(t)
     return tiles, width
 
 
@@ -1172,12 +1178,18 @@ def _face_extents(
 
 
 def _fill_gaps(
-    p: RecognitionParams, crop: U8, threshold: int, *, tiles: list[TileReading], width: float
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    *,
+    tiles: list[TileReading],
+    width: float,
+    late: list[TileReading],
 ) -> list[TileReading]:
     """Tiles in the parts of ``crop`` where a good share of face lies in no tile of ``tiles``
     (read at ``width``): there each part is labelled again and its thin lines carved into
     bars (see :func:`_carved_tiles`), then its faces split by a bar are read (see
-    :func:`_split_tiles`)."""
+    :func:`_split_tiles`). Tiles read from their pips' dark peaks go to ``late``."""
     if width < p.min_tile_width_px or not tiles:
         return []
     hh, ww = crop.shape
@@ -1209,8 +1221,9 @@ def _fill_gaps(
         labels, blobs = _dark_regions(p, part, threshold)
         known = [_shifted(t, -rx0, -ry0) for t in tiles + added]
         found = _carved_tiles(p, part, labels, blobs, tiles=known, width=width)
-        found += _split_tiles(p, part, labels, blobs, tiles=known + found, width=width)
-        added += [_shifted(t, rx0, ry0) for t in found]
+        split, peaked = _split_tiles(p, part, labels, blobs, tiles=known + found, width=width)
+        added += [_shifted(t, rx0, ry0) for t in found + split]
+        late += [_shifted(t, rx0, ry0) for t in peaked]
     return added
 
 
@@ -1251,7 +1264,7 @@ def _split_tiles(
     *,
     tiles: list[TileReading],
     width: float,
-) -> list[TileReading]:
+) -> tuple[list[TileReading], list[TileReading]]:
     """Tiles whose bar runs right across the face (into the table, or into the seams of a
     double laid crosswise), read from the two square halves it splits the face into.
 
@@ -1266,14 +1279,16 @@ def _split_tiles(
     the line; pips joined to the bar cut off it, see :func:`_cut_at_bar`), with the
     distance between them as its width: a slanted view can make a tile
     shorter than ``2w``. Confident tiles that overlap no tile read by more than
-    ``carve_overlap_max_rel`` are kept."""
+    ``carve_overlap_max_rel`` are kept. Those whose pips were counted as dark peaks (where
+    they join the sides or the bar) come second."""
     hh, ww = labels.shape
     read = np.zeros((hh, ww), dtype=np.uint8)
     for t in tiles:
         cv2.fillConvexPoly(read, np.rint(np.array(t.corners)).astype(np.int32), 1)
     squares, whole, face = _face_squares(p, grey, labels, blobs, read=read, width=width)
+    pairs = _pair_squares(p, squares, face, width)
     halves: list[tuple[tuple[float, float], tuple[float, float]]] = [
-        (squares[i][0], squares[j][0]) for i, j in _pair_squares(p, squares, face, width)
+        (squares[i][0], squares[j][0]) for i, j in pairs
     ]
     for (cx, cy), edge, long_side, _ in whole:
         # a face looks larger than its tile (blur, a bright rim), never smaller, but a slanted
@@ -1282,7 +1297,8 @@ def _split_tiles(
         q = (half * math.cos(edge), half * math.sin(edge))
         halves.append(((cx - q[0], cy - q[1]), (cx + q[0], cy + q[1])))
     found: list[TileReading] = []
-    for (xi, yi), (xj, yj) in halves:
+    peaks: list[TileReading] = []
+    for k, ((xi, yi), (xj, yj)) in enumerate(halves):
         centre = ((xi + xj) / 2, (yi + yj) / 2)
         d = math.hypot(xj - xi, yj - yi)
         ux, uy = (xj - xi) / d, (yj - yi) / d
@@ -1294,16 +1310,45 @@ def _split_tiles(
         pr = _Proposal(bar, centre, (ux, uy), across, w, w == d)
         # one at a time: the pip spacing of one tile's halves says nothing of another's
         cut_labels, cut_blobs = _cut_at_bar(p, labels, blobs, pr)
-        found += _read_tiles(
+        got = _read_tiles(
             p, grey, cut_labels, cut_blobs, [pr], width=width, spacing_hint=STANDARD_SPACING
         )
+        if k < len(pairs) and not any(t.confidence >= p.carve_min_confidence for t in got):
+            # pips joined to the sides or to the bar (deconvolution widens them): counted as
+            # dark peaks instead, on the tile the two squares make (the centres of faces cut
+            # by a bar or a seam are a pixel or two off, too far for the direction and width)
+            i, j = pairs[k]
+            tile = _peak_tile(p, grey, _square_pair(p, pr, squares[i], squares[j]))
+            peaks += [tile] if tile is not None else []
+        found += got
     kept = list(tiles)
     for t in sorted(found, key=lambda t: -t.confidence):
         if t.confidence < p.carve_min_confidence:
             continue
         if not any(_clash(p, t, k, width, p.carve_overlap_max_rel) for k in kept):
             kept.append(t)
-    return kept[len(tiles) :]
+    n = len(kept)
+    for t in sorted(peaks, key=lambda t: -t.confidence):
+        if t.confidence < p.carve_min_confidence:
+            continue
+        if not any(_clash(p, t, k, width, p.carve_overlap_max_rel) for k in kept):
+            kept.append(t)
+    return kept[len(tiles) : n], kept[n:]
+
+
+def _square_pair(p: RecognitionParams, pr: _Proposal, a: _Square, b: _Square) -> _Proposal:
+    """``pr`` (the tile of the face squares ``a`` and ``b``) along the squares' edges, nearest
+    its own direction, and as wide as their sides across it if that is near its width."""
+    step = math.atan2(pr.along[1], pr.along[0])
+    turns = []
+    for _, edge, *_ in (a, b):
+        d = (step - edge) % (math.pi / 2)
+        turns.append(d if d < math.pi / 4 else d - math.pi / 2)
+    angle = step - sum(turns) / 2
+    ux, uy = math.cos(angle), math.sin(angle)
+    across = sum(_side_along(angle + math.pi / 2, s[1], s[2], s[3]) for s in (a, b)) / 2
+    w = across if _near(across, pr.width, p) else pr.width
+    return dataclasses.replace(pr, along=(ux, uy), across=(-uy, ux), width=w)
 
 
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
