@@ -1204,12 +1204,13 @@ def _fill_gaps(
     # a face as narrow as a crosswise double's between the tiles read either side: its pips
     # (and bar) take most of the share, the more so once deconvolution widens them. Closed
     # over, it is looked at too where no part was (the parts found already stay as they are)
+    # if it is half a tile at least (the white corners of a marker are less)
     closed = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     more = _gap_faces(p, (np.asarray(closed) > 0) & unread, step, width)
-    n, lab = cv2.connectedComponents(more, connectivity=8)
-    near = np.zeros(n, dtype=np.bool_)
-    near[lab[grown > 0]] = True
-    more[near[lab]] = 0
+    _, lab, stats, _ = cv2.connectedComponentsWithStats(more, connectivity=8)
+    skip = stats[:, 4] < (width / step) ** 2
+    skip[lab[grown > 0]] = True
+    more[skip[lab]] = 0
     boxes += _gap_parts(p, more, step, width)[0]
     added: list[TileReading] = []
     for lx, ly, lw, lh in boxes:
