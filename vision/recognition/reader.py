@@ -142,10 +142,16 @@ def _read_rest(
     """The stages after the first reading (see :func:`identify`)."""
     tiles, width, spots = first
     tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
-    tiles += _fill_gaps(p, crop, threshold, tiles=tiles, width=width)
+    late: list[TileReading] = []
+    tiles += _fill_gaps(p, crop, threshold, tiles=tiles, width=width, late=late)
     tiles = _read_outlines(
         p, crop, threshold, tiles=tiles, width=width, spots=spots, blanks=blurred
     )
+    # tiles whose pips were counted as dark peaks (see :func:`_split_tiles`) come last: where
+    # the outlines placed one, it stays
+    for t in late:
+        if not any(_clash(p, t, k, width, p.carve_overlap_max_rel) for k in tiles):
+            tiles.append(t)
     return tiles, width
 
 
@@ -1198,12 +1204,18 @@ def _face_extents(
 
 
 def _fill_gaps(
-    p: RecognitionParams, crop: U8, threshold: int, *, tiles: list[TileReading], width: float
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    *,
+    tiles: list[TileReading],
+    width: float,
+    late: list[TileReading],
 ) -> list[TileReading]:
     """Tiles in the parts of ``crop`` where a good share of face lies in no tile of ``tiles``
     (read at ``width``): there each part is labelled again and its thin lines carved into
     bars (see :func:`_carved_tiles`), then its faces split by a bar are read (see
-    :func:`_split_tiles`)."""
+    :func:`_split_tiles`). Tiles read from their pips' dark peaks go to ``late``."""
     if width < p.min_tile_width_px or not tiles:
         return []
     hh, ww = crop.shape
@@ -1212,24 +1224,22 @@ def _fill_gaps(
         cv2.fillConvexPoly(read, np.rint(np.array(t.corners)).astype(np.int32), 1)
     # looked for at a coarse step: the share of face in squares half a tile wide
     step = max(1, int(width / 8))
-    face = (crop[::step, ::step] > threshold) & (read[::step, ::step] == 0)
-    r = max(3, 2 * round(width / 4 / step) + 1)
-    share = cv2.boxFilter(face.astype(np.float32), -1, (r, r))
-    left = (share >= p.carve_face_share).astype(np.uint8)
-    # at least half a tile's half (slivers beside tiles read are no tile), and no large ring
-    # (the white border of a marker)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
-    extent = np.maximum(stats[:, 2], stats[:, 3]) * step / width
-    fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
-    skip = (stats[:, 4] < 0.5 * (width / step) ** 2) | ((fill < 0.5) & (extent > 2.2))
-    skip[0] = True
-    left[skip[lab]] = 0
-    # parts closer than the margin round them are looked at together
-    pad = round(1.5 * width)
-    grown = cv2.dilate(left, np.ones((2 * (pad // step) + 1,) * 2, np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    white = (crop[::step, ::step] > threshold).astype(np.uint8)
+    unread = read[::step, ::step] == 0
+    boxes, grown = _gap_parts(p, _gap_faces(p, (white > 0) & unread, step, width), step, width)
+    # a face as narrow as a crosswise double's between the tiles read either side: its pips
+    # (and bar) take most of the share, the more so once deconvolution widens them. Closed
+    # over, it is looked at too where no part was (the parts found already stay as they are)
+    # if it is half a tile at least (the white corners of a marker are less)
+    closed = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    more = _gap_faces(p, (np.asarray(closed) > 0) & unread, step, width)
+    _, lab, stats, _ = cv2.connectedComponentsWithStats(more, connectivity=8)
+    skip = stats[:, 4] < (width / step) ** 2
+    skip[lab[grown > 0]] = True
+    more[skip[lab]] = 0
+    boxes += _gap_parts(p, more, step, width)[0]
     added: list[TileReading] = []
-    for lx, ly, lw, lh, _ in (stats[1:n] * [step, step, step, step, 1]).tolist():
+    for lx, ly, lw, lh in boxes:
         rx0, ry0 = max(0, lx), max(0, ly)
         rx1, ry1 = min(ww, lx + lw), min(hh, ly + lh)
         part = crop[ry0:ry1, rx0:rx1]
@@ -1238,9 +1248,39 @@ def _fill_gaps(
         labels, blobs = _dark_regions(p, part, threshold)
         known = [_shifted(t, -rx0, -ry0) for t in tiles + added]
         found = _carved_tiles(p, part, labels, blobs, tiles=known, width=width)
-        found += _split_tiles(p, part, labels, blobs, tiles=known + found, width=width)
-        added += [_shifted(t, rx0, ry0) for t in found]
+        split, peaked = _split_tiles(p, part, labels, blobs, tiles=known + found, width=width)
+        added += [_shifted(t, rx0, ry0) for t in found + split]
+        late += [_shifted(t, rx0, ry0) for t in peaked]
     return added
+
+
+def _gap_faces(p: RecognitionParams, face: npt.NDArray[np.bool_], step: int, width: float) -> U8:
+    """Where (``face`` sampled every ``step`` pixels: face outside every tile read) a good
+    share of a square half a tile wide is face (see :func:`_fill_gaps`)."""
+    r = max(3, 2 * round(width / 4 / step) + 1)
+    share = cv2.boxFilter(face.astype(np.float32), -1, (r, r))
+    left = (share >= p.carve_face_share).astype(np.uint8)
+    # at least half a tile's half (slivers beside tiles read are no tile), and no large ring
+    # (the white border of a marker)
+    _, lab, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    extent = np.maximum(stats[:, 2], stats[:, 3]) * step / width
+    fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
+    skip = (stats[:, 4] < 0.5 * (width / step) ** 2) | ((fill < 0.5) & (extent > 2.2))
+    skip[0] = True
+    left[skip[lab]] = 0
+    return left
+
+
+def _gap_parts(
+    p: RecognitionParams, left: U8, step: int, width: float
+) -> tuple[list[tuple[int, int, int, int]], U8]:
+    """The boxes (``x, y, w, h``, pixels) round the parts of ``left`` (see :func:`_gap_faces`)
+    with a margin; parts closer than the margin make one box. And the margins' map."""
+    pad = round(1.5 * width)
+    grown = cv2.dilate(left, np.ones((2 * (pad // step) + 1,) * 2, np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    boxes = [(x * step, y * step, w * step, h * step) for x, y, w, h, _ in stats[1:n].tolist()]
+    return boxes, np.asarray(grown, dtype=np.uint8)
 
 
 def _split_tiles(
@@ -1251,7 +1291,7 @@ def _split_tiles(
     *,
     tiles: list[TileReading],
     width: float,
-) -> list[TileReading]:
+) -> tuple[list[TileReading], list[TileReading]]:
     """Tiles whose bar runs right across the face (into the table, or into the seams of a
     double laid crosswise), read from the two square halves it splits the face into.
 
@@ -1266,14 +1306,16 @@ def _split_tiles(
     the line; pips joined to the bar cut off it, see :func:`_cut_at_bar`), with the
     distance between them as its width: a slanted view can make a tile
     shorter than ``2w``. Confident tiles that overlap no tile read by more than
-    ``carve_overlap_max_rel`` are kept."""
+    ``carve_overlap_max_rel`` are kept. Those whose pips were counted as dark peaks (where
+    they join the sides or the bar) come second."""
     hh, ww = labels.shape
     read = np.zeros((hh, ww), dtype=np.uint8)
     for t in tiles:
         cv2.fillConvexPoly(read, np.rint(np.array(t.corners)).astype(np.int32), 1)
     squares, whole, face = _face_squares(p, grey, labels, blobs, read=read, width=width)
+    pairs = _pair_squares(p, squares, face, width)
     halves: list[tuple[tuple[float, float], tuple[float, float]]] = [
-        (squares[i][0], squares[j][0]) for i, j in _pair_squares(p, squares, face, width)
+        (squares[i][0], squares[j][0]) for i, j in pairs
     ]
     for (cx, cy), edge, long_side, _ in whole:
         # a face looks larger than its tile (blur, a bright rim), never smaller, but a slanted
@@ -1282,7 +1324,8 @@ def _split_tiles(
         q = (half * math.cos(edge), half * math.sin(edge))
         halves.append(((cx - q[0], cy - q[1]), (cx + q[0], cy + q[1])))
     found: list[TileReading] = []
-    for (xi, yi), (xj, yj) in halves:
+    peaks: list[TileReading] = []
+    for k, ((xi, yi), (xj, yj)) in enumerate(halves):
         centre = ((xi + xj) / 2, (yi + yj) / 2)
         d = math.hypot(xj - xi, yj - yi)
         ux, uy = (xj - xi) / d, (yj - yi) / d
@@ -1294,16 +1337,45 @@ def _split_tiles(
         pr = _Proposal(bar, centre, (ux, uy), across, w, w == d)
         # one at a time: the pip spacing of one tile's halves says nothing of another's
         cut_labels, cut_blobs = _cut_at_bar(p, labels, blobs, pr)
-        found += _read_tiles(
+        got = _read_tiles(
             p, grey, cut_labels, cut_blobs, [pr], width=width, spacing_hint=STANDARD_SPACING
         )
+        if k < len(pairs) and not any(t.confidence >= p.carve_min_confidence for t in got):
+            # pips joined to the sides or to the bar (deconvolution widens them): counted as
+            # dark peaks instead, on the tile the two squares make (the centres of faces cut
+            # by a bar or a seam are a pixel or two off, too far for the direction and width)
+            i, j = pairs[k]
+            tile = _peak_tile(p, grey, _square_pair(p, pr, squares[i], squares[j]))
+            peaks += [tile] if tile is not None else []
+        found += got
     kept = list(tiles)
     for t in sorted(found, key=lambda t: -t.confidence):
         if t.confidence < p.carve_min_confidence:
             continue
         if not any(_clash(p, t, k, width, p.carve_overlap_max_rel) for k in kept):
             kept.append(t)
-    return kept[len(tiles) :]
+    n = len(kept)
+    for t in sorted(peaks, key=lambda t: -t.confidence):
+        if t.confidence < p.carve_min_confidence:
+            continue
+        if not any(_clash(p, t, k, width, p.carve_overlap_max_rel) for k in kept):
+            kept.append(t)
+    return kept[len(tiles) : n], kept[n:]
+
+
+def _square_pair(p: RecognitionParams, pr: _Proposal, a: _Square, b: _Square) -> _Proposal:
+    """``pr`` (the tile of the face squares ``a`` and ``b``) along the squares' edges, nearest
+    its own direction, and as wide as their sides across it if that is near its width."""
+    step = math.atan2(pr.along[1], pr.along[0])
+    turns = []
+    for _, edge, *_ in (a, b):
+        d = (step - edge) % (math.pi / 2)
+        turns.append(d if d < math.pi / 4 else d - math.pi / 2)
+    angle = step - sum(turns) / 2
+    ux, uy = math.cos(angle), math.sin(angle)
+    across = sum(_side_along(angle + math.pi / 2, s[1], s[2], s[3]) for s in (a, b)) / 2
+    w = across if _near(across, pr.width, p) else pr.width
+    return dataclasses.replace(pr, along=(ux, uy), across=(-uy, ux), width=w)
 
 
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
