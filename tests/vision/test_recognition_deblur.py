@@ -7,23 +7,18 @@ truth, never a reading.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from itertools import pairwise
-from pathlib import Path
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
 
-from tests.vision.test_recognition_blur import _problems, _still_truth
+from tests.vision.test_recognition_blur import _problems, _still
 from vision.recognition import identify
 from vision.recognition.deblur import added_blur, blur_sigma, deblurred
 from vision.recognition.params import RecognitionParams
-from vision.render.scene import RenderParams
-from vision.render.stills import render_stills
-from vision.types import Point
 
 U8 = npt.NDArray[np.uint8]
 
@@ -101,28 +96,6 @@ def test_deblurred_gives_a_one_pixel_bar_back_its_contrast() -> None:
 def test_deblurred_with_no_blur_is_the_frame_itself() -> None:
     img = _faces()
     assert deblurred(img, 0.0, noise_to_signal=0.01) is img
-
-
-_STILLS: dict[tuple[int, int, float, int], Path] = {}
-
-
-def _still(
-    tmp_path_factory: pytest.TempPathFactory,
-    size: tuple[int, int],
-    blur: float,
-    seed: int,
-    index: int,
-) -> tuple[U8, list[tuple[Point, Point, tuple[int, int]]]]:
-    key = (*size, blur, seed)
-    if key not in _STILLS:
-        out = tmp_path_factory.mktemp("deblur-stills")
-        base = RenderParams(width=size[0], height=size[1], blur=blur)
-        render_stills(out, 6, seed=seed, base=base, sweep=False)
-        _STILLS[key] = out
-    path = _STILLS[key] / f"{index:04d}.png"
-    doc = json.loads(path.with_suffix(".json").read_text())
-    assert (doc["width"], doc["height"]) == size and doc["params"]["blur"] == blur
-    return np.asarray(cv2.imread(str(path)), np.uint8), _still_truth(doc)
 
 
 #: (size, blur, seed, scene index) of still scenes (``render_stills``, no sweep) that the

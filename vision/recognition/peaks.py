@@ -39,17 +39,26 @@ class HalfPeaks:
 def half_patch(grey: U8, center: Point, along: Point, width: float) -> U8:
     """The ``width x width`` half square centred on ``center`` (x along ``along``), sampled
     into a ``PATCH x PATCH`` patch."""
-    s = width / PATCH
+    return _sampled(grey, center, along, (width, width), (PATCH, PATCH))
+
+
+def _sampled(
+    grey: U8, center: Point, along: Point, size: tuple[float, float], shape: tuple[int, int]
+) -> U8:
+    """The rectangle ``size = (length along, width across)`` centred on ``center``, its
+    length along ``along``, sampled into ``shape = (columns, rows)`` pixels (columns along)."""
+    (n_along, n_across), (length, width) = shape, size
+    sx, sy = length / n_along, width / n_across
     ux, uy = along
     vx, vy = -uy, ux
-    # patch pixel (i, j) -> centre + (j + .5 - PATCH / 2) s u + (i + .5 - PATCH / 2) s v
-    c0 = center[0] - (PATCH / 2 - 0.5) * s * (ux + vx)
-    c1 = center[1] - (PATCH / 2 - 0.5) * s * (uy + vy)
-    m = np.array([[s * ux, s * vx, c0], [s * uy, s * vy, c1]], dtype=np.float64)
+    # pixel (i, j) -> centre + (j + .5 - n_along / 2) sx u + (i + .5 - n_across / 2) sy v
+    c0 = center[0] - (n_along / 2 - 0.5) * sx * ux - (n_across / 2 - 0.5) * sy * vx
+    c1 = center[1] - (n_along / 2 - 0.5) * sx * uy - (n_across / 2 - 0.5) * sy * vy
+    m = np.array([[sx * ux, sy * vx, c0], [sx * uy, sy * vy, c1]], dtype=np.float64)
     patch = cv2.warpAffine(
         grey,
         m,
-        (PATCH, PATCH),
+        (n_along, n_across),
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
@@ -104,19 +113,7 @@ def bar_dip(grey: U8, center: Point, along: Point, width: float, length: float) 
     dividing bar blurred to a shadow of itself still gives a dip many times that spread; a
     blank face gives about 1-2."""
     n_along, n_across = 2 * PATCH, PATCH
-    sx, sy = length / n_along, width / n_across
-    ux, uy = along
-    vx, vy = -uy, ux
-    c0 = center[0] - (n_along / 2 - 0.5) * sx * ux - (n_across / 2 - 0.5) * sy * vx
-    c1 = center[1] - (n_along / 2 - 0.5) * sx * uy - (n_across / 2 - 0.5) * sy * vy
-    m = np.array([[sx * ux, sy * vx, c0], [sx * uy, sy * vy, c1]], dtype=np.float64)
-    patch = cv2.warpAffine(
-        grey,
-        m,
-        (n_along, n_across),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    ).astype(np.float32)
+    patch = _sampled(grey, center, along, (length, width), (n_along, n_across)).astype(np.float32)
     x = (np.arange(n_along) + 0.5) / n_along - 0.5  # along the tile, in tile lengths
     middle = np.flatnonzero(np.abs(x) <= 0.1 * width / length)
     face = (np.abs(x) >= 0.125) & (np.abs(x) <= 0.375)
