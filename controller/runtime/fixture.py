@@ -20,6 +20,7 @@ from typing import Any, Literal
 from controller.runtime.adapters import device_input, scene_inputs
 from controller.runtime.core import Clock, TableRuntime, TableRuntimeError
 from controller.table import CorrectVision, NewMatch, TableInput
+from vision.events import SceneEvent
 
 log = logging.getLogger(__name__)
 
@@ -269,16 +270,8 @@ def run_fixture(
                     runtime.feed(inp, "buttons")
                 report.presses += 1
 
-        total = source.frame_count
-        for frame in source:
-            t = frame.t_seconds
-            press_due(t)
-            frame_clock.set(t)
-            live = t > resume_t
-            if live:
-                pacer.wait_until(t)
-            started = time.perf_counter()
-            events = watcher.feed(frame)
+        def feed_scene(events: list[SceneEvent], started: float) -> None:
+            nonlocal vision_count
             fed = False
             for inp in scene_inputs(events):
                 vision_count += 1
@@ -292,6 +285,17 @@ def run_fixture(
                 report.settle_to_state_s.append(time.perf_counter() - started)
                 if on_settled is not None:
                     on_settled(started)
+
+        total = source.frame_count
+        for frame in source:
+            t = frame.t_seconds
+            press_due(t)
+            frame_clock.set(t)
+            live = t > resume_t
+            if live:
+                pacer.wait_until(t)
+            started = time.perf_counter()
+            feed_scene(watcher.feed(frame), started)
             if device is not None:
                 device.drain(t)
             report.frames += 1
@@ -299,6 +303,8 @@ def run_fixture(
                 progress(report.frames, total)
             if max_frames is not None and report.frames >= max_frames:
                 break
+        # readings of the last settled scene not yet tracked (the video ended while reading)
+        feed_scene(watcher.flush(), time.perf_counter())
         press_due(float("inf"))
     return report
 
