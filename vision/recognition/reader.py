@@ -1226,13 +1226,15 @@ def _fill_gaps(
     step = max(1, int(width / 8))
     white = (crop[::step, ::step] > threshold).astype(np.uint8)
     unread = read[::step, ::step] == 0
-    boxes, grown = _gap_parts(p, _gap_faces(p, (white > 0) & unread, step, width), step, width)
     # a face as narrow as a crosswise double's between the tiles read either side: its pips
     # (and bar) take most of the share, the more so once deconvolution widens them. Closed
     # over, it is looked at too where no part was (the parts found already stay as they are)
     # if it is half a tile at least (the white corners of a marker are less)
-    closed = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    more = _gap_faces(p, (np.asarray(closed) > 0) & unread, step, width)
+    closed = np.asarray(cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))) > 0
+    if np.count_nonzero(closed & unread) < 0.5 * (width / step) ** 2:
+        return []  # less unread face, pips closed over, than any part is made of
+    boxes, grown = _gap_parts(p, _gap_faces(p, (white > 0) & unread, step, width), step, width)
+    more = _gap_faces(p, closed & unread, step, width)
     _, lab, stats, _ = cv2.connectedComponentsWithStats(more, connectivity=8)
     skip = stats[:, 4] < (width / step) ** 2
     skip[lab[grown > 0]] = True
