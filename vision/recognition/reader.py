@@ -35,6 +35,11 @@ How it reads a frame (no board, camera or colour knowledge; the scale comes from
    proposal, or else with its pips counted as dark peaks (:mod:`vision.recognition.peaks`).
    See :func:`_read_outlines`.
 
+*Blur*: when the first reading (steps 1-4) leaves pip-like spots unread, the frame's blur is
+measured; a blurred crop is deconvolved (:mod:`vision.recognition.deblur`) and steps 1-7 read
+that instead, then step 7 runs once more on the crop as it was. A double blank read there, or
+placed by its outline, needs a straight bar seen across its middle. See :func:`identify`.
+
 Letter boxes, logos and markers fail the cleanliness or layout checks. Printed pictures of
 dominoes with clean faces do look like tiles from above (they are flat, but that is not
 visible in a single frame): give ``region`` (the play area) to leave them out. Images are
