@@ -48,6 +48,9 @@ def test_frozen() -> None:
         '{"bar_split_levels": []}',
         '{"bar_split_levels": [0.5, 2]}',
         '{"bar_split_levels": 0.5}',
+        '{"deblur_noise_to_signal": 0}',
+        '{"blur_probe_px": 0}',
+        '{"blur_gain": -1}',
     ],
 )
 def test_invalid_parameters_are_refused(text: str) -> None:

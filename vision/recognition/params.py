@@ -191,6 +191,8 @@ class RecognitionParams:
             0 < r < 1 for r in self.look_faint_ratio
         ):
             problems.append("look_sharpen and look_faint_ratio must be as long, ratios in (0, 1)")
+        if not (self.blur_probe_px > 0 and self.deblur_noise_to_signal > 0):
+            problems.append("blur_probe_px and deblur_noise_to_signal must be > 0")
         if not 1 <= self.upscale_factor <= 4:
             problems.append("upscale_factor must be in [1, 4]")
         if self.min_image_side_px < 8:
