@@ -589,10 +589,11 @@ def _unexplained(spots: F64, tiles: list[TileReading]) -> F64:
     c = poly.mean(axis=1)
     u = (poly[:, 1] + poly[:, 2] - poly[:, 0] - poly[:, 3]) / 2  # across each tile
     v = (poly[:, 2] + poly[:, 3] - poly[:, 0] - poly[:, 1]) / 2  # along each tile
-    d = spots[None, :, :2] - c[:, None, :]  # (T, S, 2)
-    a = np.abs((d * u[:, None, :]).sum(axis=2)) / np.maximum((u * u).sum(axis=1), 1e-9)[:, None]
-    b = np.abs((d * v[:, None, :]).sum(axis=2)) / np.maximum((v * v).sum(axis=1), 1e-9)[:, None]
-    inside = ((a <= 0.55) & (b <= 0.55)).any(axis=0)  # as _inside, for every tile at once
+    xy = spots[:, :2]
+    # (S, T): each spot's offset from each tile's centre, across and along, in tile sides
+    a = np.abs(xy @ u.T - (c * u).sum(axis=1)) / np.maximum((u * u).sum(axis=1), 1e-9)
+    b = np.abs(xy @ v.T - (c * v).sum(axis=1)) / np.maximum((v * v).sum(axis=1), 1e-9)
+    inside = ((a <= 0.55) & (b <= 0.55)).any(axis=1)  # as _inside, for every tile at once
     left = ~inside
     if inside.any():
         left &= spots[:, 2] >= 0.5 * float(np.median(spots[inside, 2]))
