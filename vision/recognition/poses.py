@@ -5,7 +5,9 @@ left unexplained by the bar-based reading, :func:`fit_poses` tiles the bright fa
 ``w x 2w`` rectangles, working outward from what is certain. A rectangle is taken only when
 
 * it is covered by face (pips, bars and seams closed up), overlaps no tile already placed and
-  lies wholly in the image,
+  lies wholly in the image (where no place is left, it may overlap the tiles placed by a tenth
+  of its area: tiles read by their bars in a blurred frame come out a pixel long or a degree
+  off, and then reach into a crosswise double between them),
 * both its long sides border the table or a placed tile, and
 * at least one of its ends does too: the end of a line, or the tile placed before it.
 
@@ -120,6 +122,16 @@ class _Frame:
     fixed: dict[bool, tuple[npt.NDArray[np.bool_], F64]] = field(default_factory=dict)
 
 
+#: the share of a place that may lie on tiles placed before (touching tiles read a pixel wide)
+CLEAR_OVERLAP = 0.02
+#: the same where no place is clear of them (see :func:`_places_either`), and how much further
+#: out (pixels) they may border it
+LOOSE_OVERLAP = 0.1
+LOOSE_REACH_PX = 1
+#: what a loose place's score loses per unit of overlap: where the faces give no clear choice
+#: (no seam, no bar), the place overlapping least wins
+LOOSE_OVERLAP_COST = 20.0
+
 _Place = tuple[float, int, int, bool]  # score, x, y (top-left), horizontal
 _Tile = tuple[tuple[float, float], bool, float]
 
@@ -159,7 +171,7 @@ def _tile_frame(
         _grow(frame, occ, out, max_tiles)
         if len(out) >= max_tiles:
             break
-        starts = _places(frame, occ, side_min=0.3, count=3)
+        starts = _places_either(frame, occ, side_min=0.3, count=3)
         if not starts:
             break
         trials = []
@@ -176,7 +188,7 @@ def _tile_frame(
 def _grow(frame: _Frame, occ: npt.NDArray[np.bool_], out: list[_Tile], max_tiles: int) -> None:
     """Place the best tile with both long sides bordered, while there is one."""
     while len(out) < max_tiles:
-        places = _places(frame, occ, side_min=0.6, count=1)
+        places = _places_either(frame, occ, side_min=0.6, count=1)
         if not places:
             return
         _place(frame, occ, out, places[0])
@@ -189,16 +201,32 @@ def _place(frame: _Frame, occ: npt.NDArray[np.bool_], out: list[_Tile], place: _
     out.append(((x + (bw - 1) / 2, y + (bh - 1) / 2), horizontal, score))
 
 
-def _places(
+def _places_either(
     frame: _Frame, occ: npt.NDArray[np.bool_], *, side_min: float, count: int
 ) -> list[_Place]:
-    """The best ``count`` allowed places of each orientation, best first."""
+    """The best places clear of the tiles placed (see :func:`_places`), or where there is none,
+    the best of those that overlap them a little: a tile read by its bar may come out a degree
+    or a pixel off (blur, a line's slope), so that it reaches into a crosswise double beside
+    it, or stops a pixel short of it."""
+    return _places(frame, occ, side_min=side_min, count=count, loose=False) or _places(
+        frame, occ, side_min=side_min, count=count, loose=True
+    )
+
+
+def _places(
+    frame: _Frame, occ: npt.NDArray[np.bool_], *, side_min: float, count: int, loose: bool
+) -> list[_Place]:
+    """The best ``count`` allowed places of each orientation, best first. ``loose``: a place
+    may overlap the tiles placed by up to ``LOOSE_OVERLAP`` of its area, and they border it
+    from up to ``LOOSE_REACH_PX`` further out."""
     found: list[_Place] = []
     for horizontal in (True, False):
         maps = (frame.covered, frame.valid, occ, frame.table, frame.dark)
         if not horizontal:
             maps = tuple(m.T for m in maps)  # type: ignore[assignment]
-        score, pad = _place_scores(*maps, frame=frame, side_min=side_min, horizontal=horizontal)
+        score, pad = _place_scores(
+            *maps, frame=frame, side_min=side_min, horizontal=horizontal, loose=loose
+        )
         if score is None:
             continue
         for _ in range(count):
@@ -240,6 +268,7 @@ def _place_scores(
     frame: _Frame,
     side_min: float,
     horizontal: bool,
+    loose: bool,
 ) -> tuple[F64 | None, int]:
     """``(score, pad)``: ``score[y - pad, x - pad]`` rates a tile lying along x with its
     top-left corner at ``(x, y)`` (``-inf`` where it is not allowed); ``None`` if nowhere."""
@@ -275,9 +304,16 @@ def _place_scores(
             base = base - 2.0 * at(zones, margin, dx)
         frame.fixed[horizontal] = (allowed, base)
     allowed, base = frame.fixed[horizontal]
-    ok = allowed & (at(_box_means(occ, length, s), 0, 0) <= 0.02)
+    overlap = LOOSE_OVERLAP if loose else CLEAR_OVERLAP
+    shared = at(_box_means(occ, length, s), 0, 0)
+    ok = allowed & (shared <= overlap)
+    if loose:
+        base = base - LOOSE_OVERLAP_COST * shared
     if not ok.any():
         return None, pad
+    if loose:
+        reach = 2 * LOOSE_REACH_PX + 1
+        occ = cv2.dilate(occ.view(np.uint8), np.ones((reach, reach), np.uint8)) > 0
     ii = np.asarray(cv2.integral((table | occ).view(np.uint8), sdepth=cv2.CV_64F), np.float64)
     rows = _sums(ii, inner_w, band) / float(inner_w * band)  # beside the long sides
     cols = _sums(ii, band, inner_h) / float(band * inner_h)  # beyond the ends
