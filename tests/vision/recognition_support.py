@@ -5,12 +5,19 @@ from __future__ import annotations
 import json
 import math
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
+from vision.calibration import default_geometry
+from vision.recognition import identify
 from vision.recognition.synthetic import SyntheticScene
+from vision.render.scene import RenderParams, SceneRenderer, sweep_params
+from vision.render.stills import RESOLUTIONS, _scene_tiles
 from vision.types import SceneReading
 
 REPO = Path(__file__).resolve().parents[2]
@@ -60,3 +67,41 @@ def match_scene(scene: SyntheticScene, reading: SceneReading, tol_rel: float = 0
     if extra:
         problems.append(f"{extra} tile(s) read that were not drawn")
     return problems
+
+
+#: the seed of the rendered still sweep (``fixture render-stills --count 600 --seed 1``)
+SWEEP_SEED = 1
+
+
+def sweep_scene(
+    index: int,
+) -> tuple[npt.NDArray[np.uint8], list[tuple[str, tuple[int, int], tuple[float, float], float]]]:
+    """Scene ``index`` of the sweep, rendered again exactly as the sweep drew it: the image
+    and, per tile, its name, pips, centre and width (image pixels)."""
+    rng = np.random.default_rng([SWEEP_SEED, index, 11])
+    w, h = RESOLUTIONS[int(rng.integers(len(RESOLUTIONS)))]
+    params = sweep_params(index, SWEEP_SEED, replace(RenderParams(), width=w, height=h))
+    renderer = SceneRenderer(default_geometry(), params, rng, noise_frames=1)
+    tiles = _scene_tiles(SWEEP_SEED * 100_003 + index, rng)
+    canvas = renderer.draw_tiles(renderer.background, tiles)
+    image = renderer.finish(renderer.to_camera(canvas), rng)
+    truth = []
+    for t in tiles:
+        a, b = renderer.project(list(renderer.top_face(t).half_centers))
+        centre = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        truth.append((t.name, t.pips, centre, math.dist(a, b)))
+    return np.asarray(image, dtype=np.uint8), truth
+
+
+def sweep_misses(index: int) -> tuple[list[str], int]:
+    """The tiles of sweep scene ``index`` not read right, and how many tiles read match none."""
+    image, truth = sweep_scene(index)
+    reading = identify(image)
+    missed, used = [], set()
+    for name, pips, centre, width in truth:
+        near = [k for k, t in enumerate(reading.tiles) if math.dist(t.center, centre) < 0.3 * width]
+        if len(near) == 1 and sorted(h.pips for h in reading.tiles[near[0]].halves) == sorted(pips):
+            used.add(near[0])
+        else:
+            missed.append(name)
+    return missed, len(reading.tiles) - len(used)

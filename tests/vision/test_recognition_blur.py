@@ -455,9 +455,9 @@ def _render_line_without_bars(
 
 _SEAMS_AS_BARS = pytest.mark.xfail(
     strict=True,
-    reason="at blur 1.0 the seams between touching tiles (their rims) stay dark and thin: "
-    "one is taken for a bar and a tile straddling two is read (e.g. 4-0 from 3-4 | 0-5), "
-    "or the line is read only in part or not at all",
+    reason="at blur 1.0 and 1600x900 (pips of 5 px) the bars are gone and the seams between "
+    "touching tiles (their rims) stay dark and thin: no tile of the line is read at all "
+    "(not yet diagnosed; tiles read across a seam, as at 1920x1080, are read again)",
 )
 
 
@@ -472,8 +472,9 @@ _SEAMS_AS_BARS = pytest.mark.xfail(
         ((1600, 900), 1.5, 90.0),
         ((1920, 1080), 1.0, 90.0),
         ((1600, 900), 1.0, 0.0),
-        pytest.param((1920, 1080), 1.0, 0.0, marks=_SEAMS_AS_BARS),
-        pytest.param((1920, 1080), 1.0, 33.0, marks=_SEAMS_AS_BARS),
+        # a tile read across a seam is read again half a tile either way (lone squares)
+        ((1920, 1080), 1.0, 0.0),
+        ((1920, 1080), 1.0, 33.0),
         pytest.param((1600, 900), 1.0, 33.0, marks=_SEAMS_AS_BARS),
         pytest.param((1600, 900), 1.0, 90.0, marks=_SEAMS_AS_BARS),
     ],

@@ -1,7 +1,8 @@
 """A seam between two touching tiles is no bar: blank halves beside it are no 0-0.
 
 The drawn line is a regression check of the whole reader (it was read right before the rule
-too); the rule itself is checked on readings in the last test."""
+too); the rule itself is checked on readings. A tile read across a seam leaves a lone square of
+face beyond both its ends, and is read again half a tile either way."""
 
 from __future__ import annotations
 
@@ -11,7 +12,13 @@ import numpy.typing as npt
 
 from vision.recognition import identify
 from vision.recognition.params import RecognitionParams
-from vision.recognition.reader import _suppress_overlaps
+from vision.recognition.reader import (
+    _darkest_channel,
+    _lone_ends,
+    _suppress_overlaps,
+    _unstraddled,
+    _white_threshold,
+)
 from vision.types import HalfReading, TileReading
 
 U8 = npt.NDArray[np.uint8]
@@ -56,16 +63,18 @@ def test_two_blank_halves_across_a_seam_are_not_a_double_blank() -> None:
             assert [p for _, p in read] == [tuple(sorted(p)) for p in line], (s, seed, read)
 
 
-def _tile(cx: float, pips: tuple[int, int], confidence: float, w: float = 24.0) -> TileReading:
+def _tile(
+    cx: float, pips: tuple[int, int], confidence: float, w: float = 24.0, cy: float = 100.0
+) -> TileReading:
     halves = (
-        HalfReading((cx - w / 2, 100.0), pips[0], confidence),
-        HalfReading((cx + w / 2, 100.0), pips[1], confidence),
+        HalfReading((cx - w / 2, cy), pips[0], confidence),
+        HalfReading((cx + w / 2, cy), pips[1], confidence),
     )
     corners = (
-        (cx - w, 100 - w / 2),
-        (cx + w, 100 - w / 2),
-        (cx + w, 100 + w / 2),
-        (cx - w, 100 + w / 2),
+        (cx - w, cy - w / 2),
+        (cx + w, cy - w / 2),
+        (cx + w, cy + w / 2),
+        (cx - w, cy + w / 2),
     )
     return TileReading(corners, halves, confidence)
 
@@ -81,3 +90,26 @@ def test_a_tile_across_two_tiles_gives_way_to_them() -> None:
     # a tile overlapping only one other still wins by confidence
     kept = _suppress_overlaps(p, [across, left], 24.0)
     assert [(t.halves[0].pips, t.halves[1].pips) for t in kept] == [(0, 0)]
+
+
+def test_a_tile_read_across_a_seam_leaves_a_lone_square_beyond_both_ends() -> None:
+    p = RecognitionParams()
+    line = [(6, 4), (4, 0), (0, 2), (2, 6)]
+    s = 30
+    grey = _darkest_channel(p, _line(line, s=s, seam=50.0, seed=1))
+    threshold = _white_threshold(p, grey)
+    right = [_tile(60 + s + 2 * s * k, line[k], 0.9, float(s), 150.0) for k in range(4)]
+    assert not _lone_ends(grey, threshold, right, float(s)).any()
+    # tiles 1 and 2 missed: no end of 0 and 3 is lone (a whole tile's face lies beyond each)
+    assert not _lone_ends(grey, threshold, [right[0], right[3]], float(s)).any()
+    # the 0-0 across the seam between 1 and 2 (4-0 | 0-2): lone squares beyond both its ends,
+    # and beyond the one end of each neighbour that faces it
+    across = _tile(60 + 4 * s, (0, 0), 0.9, float(s), 150.0)
+    lone = _lone_ends(grey, threshold, [right[0], across, right[3]], float(s))
+    assert lone.tolist() == [[0.0, 1.0], [1.0, 1.0], [1.0, 0.0]]
+    # read again half a tile either way: the two tiles it was read from
+    again = _unstraddled(p, grey, threshold, [right[0], across, right[3]], float(s))
+    read = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in again)
+    want = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in right)
+    assert [pips for _, pips in read] == [pips for _, pips in want]
+    assert all(abs(a - b) <= 0.15 * s for (a, _), (b, _) in zip(read, want, strict=True))

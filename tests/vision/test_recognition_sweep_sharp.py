@@ -8,61 +8,23 @@ pips are what the renderer drew, never a reading.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
+from recognition_support import sweep_misses
 
-from vision.calibration import default_geometry
 from vision.recognition import identify
-from vision.render.scene import RenderParams, SceneRenderer, sweep_params
-from vision.render.stills import RESOLUTIONS, _scene_tiles
 
-SEED = 1
 U8 = npt.NDArray[np.uint8]
-
-
-def _sweep_scene(
-    index: int,
-) -> tuple[npt.NDArray[np.uint8], list[tuple[str, tuple[int, int], tuple[float, float], float]]]:
-    """Scene ``index`` of the sweep: the image and, per tile, its name, pips, centre and
-    width (image pixels)."""
-    rng = np.random.default_rng([SEED, index, 11])
-    w, h = RESOLUTIONS[int(rng.integers(len(RESOLUTIONS)))]
-    params = sweep_params(index, SEED, replace(RenderParams(), width=w, height=h))
-    renderer = SceneRenderer(default_geometry(), params, rng, noise_frames=1)
-    tiles = _scene_tiles(SEED * 100_003 + index, rng)
-    canvas = renderer.draw_tiles(renderer.background, tiles)
-    image = renderer.finish(renderer.to_camera(canvas), rng)
-    truth = []
-    for t in tiles:
-        a, b = renderer.project(list(renderer.top_face(t).half_centers))
-        centre = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        truth.append((t.name, t.pips, centre, math.dist(a, b)))
-    return np.asarray(image, dtype=np.uint8), truth
-
-
-def _misses(index: int) -> tuple[list[str], int]:
-    """The tiles of scene ``index`` not read right, and how many tiles read match none."""
-    image, truth = _sweep_scene(index)
-    reading = identify(image)
-    missed, used = [], set()
-    for name, pips, centre, width in truth:
-        near = [k for k, t in enumerate(reading.tiles) if math.dist(t.center, centre) < 0.3 * width]
-        if len(near) == 1 and sorted(h.pips for h in reading.tiles[near[0]].halves) == sorted(pips):
-            used.add(near[0])
-        else:
-            missed.append(name)
-    return missed, len(reading.tiles) - len(used)
 
 
 @pytest.mark.parametrize("index", [19, 150, 286, 466, 507])
 def test_touching_tiles_read_a_little_too_wide_are_both_kept(index: int) -> None:
     """Thick tiles seen at a slant are read about a tenth too wide, so a tile found on a second
     look overlaps the neighbour it touches end to end by a pixel or two: both are tiles."""
-    assert _misses(index) == ([], 0)
+    assert sweep_misses(index) == ([], 0)
 
 
 @pytest.mark.parametrize("index", [51, 86, 99, 123, 135, 369, 584])
@@ -70,7 +32,7 @@ def test_a_bar_right_across_the_face_splits_it_into_two_halves(index: int) -> No
     """Doubles laid crosswise whose bar runs into the seams on both sides, and tiles whose bar
     runs into the table (or a neighbour) at both ends: the face falls apart into two squares,
     which are the tile's halves."""
-    assert _misses(index) == ([], 0)
+    assert sweep_misses(index) == ([], 0)
 
 
 @pytest.mark.parametrize("index", [124, 141, 188, 202, 299, 357, 393, 418, 436, 445])
@@ -80,7 +42,7 @@ def test_a_bar_that_falls_short_of_the_sides_only_just_is_seen(index: int) -> No
     no dark region of its own, and too faint to carve. Either the face falls apart into two
     squares once bridges a pixel or two wide are opened, or it is one ``w x 2w`` face with a
     thin line right across its middle."""
-    assert _misses(index) == ([], 0)
+    assert sweep_misses(index) == ([], 0)
 
 
 def test_a_whole_face_read_in_a_blurred_line_keeps_the_line_straight() -> None:
@@ -88,14 +50,14 @@ def test_a_whole_face_read_in_a_blurred_line_keeps_the_line_straight() -> None:
     read as a whole face at a turn of the line. Its axis comes from the face's moments; the
     smallest rectangle round the blurred, rounded face was turned by 5 degrees, which turned
     the frame the rest of the line is tiled in, and a 2-5 further on was lost."""
-    assert _misses(437) == ([], 0)
+    assert sweep_misses(437) == ([], 0)
 
 
 def test_a_pip_joined_to_the_bar_of_a_split_face_is_one_pip() -> None:
     """Three tiles alone at the table's edge (1280x720, bars reaching the table): the 0-2's
     pip next to its faint bar is one dark region with a piece of the bar, three pips' worth
     of ink. Cut at the bar, it is one pip."""
-    assert _misses(332) == ([], 0)
+    assert sweep_misses(332) == ([], 0)
 
 
 def test_the_halves_either_side_of_a_seam_are_no_tile() -> None:
@@ -104,7 +66,7 @@ def test_the_halves_either_side_of_a_seam_are_no_tile() -> None:
     seam as beside a bar. A row of squares is paired only from a real end (no face beyond
     it), and a whole face needs table or tiles read beyond both ends: no 0-0 or 4-4 is read
     across a seam."""
-    missed, extra = _misses(168)
+    missed, extra = sweep_misses(168)
     assert extra == 0
     assert not {"0-2", "4-0", "3-4"} & set(missed)
 
@@ -210,7 +172,7 @@ def test_a_crosswise_double_in_a_deconvolved_line_is_looked_at() -> None:
     apart into two squares, but its twelve pips (widened by the deconvolution) and the bar
     leave too little face in any square half a tile wide for the face left unread to be
     looked at. With pips and bar closed over, it is."""
-    assert _misses(161) == ([], 0)
+    assert sweep_misses(161) == ([], 0)
 
 
 @pytest.mark.parametrize("index", [309, 363])
@@ -221,4 +183,4 @@ def test_squares_paired_whose_pips_cannot_be_labelled_are_read_as_dark_peaks(ind
     on the tile the squares make (along their edges, as wide as they are), the 3-4 of scene
     309 and the 4-2 of scene 363 are read; the outline stage runs first (what it places
     stays)."""
-    assert _misses(index) == ([], 0)
+    assert sweep_misses(index) == ([], 0)

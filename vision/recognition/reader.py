@@ -114,6 +114,7 @@ def identify(
         # deconvolution darkens any thin line: a double blank needs a straight bar square
         # across its middle (the edge of a tile lying over another is none)
         tiles = [t for t in tiles if _pips(t) > 0 or _bar_seen(p, sharp, t)]
+        tiles = _unstraddled(p, sharp, threshold, tiles, width)
         # the outline stage was made for blur: what deconvolution left unread, it tries on
         # the frame as it was
         tiles = _read_outlines(
@@ -351,6 +352,111 @@ def _outline_tiles(
             max_tiles=2 * spots.shape[0] + 4,
         )
         proposals += [_pose_proposal(pose, bx0, by0, width) for pose in poses]
+    return _read_places(p, crop, labels, blobs, proposals, width=width)
+
+
+#: the squares looked at beyond each end of a tile (see :func:`_lone_ends`): the square itself,
+#: the one beyond it, and the two beside it, in tile widths from the tile's centre
+_BEYOND = ((1.5, 0.0), (2.5, 0.0), (1.5, -1.0), (1.5, 1.0))
+
+
+def _lone_ends(crop: U8, threshold: int, tiles: list[TileReading], width: float) -> F64:
+    """``(T, 2)``: per tile and end (first half's, second half's), 1 where a lone square of
+    face lies beyond it: face in no other tile, with another tile or the table beyond it and
+    the table beside it. A tile of a line is always followed by a whole tile or nothing, so
+    only a tile read half a tile off leaves one (or its neighbour read so)."""
+    k = max(3, 2 * round(0.2 * width) + 1)
+    face = closed_faces(crop, threshold, k)
+    hh, ww = crop.shape
+    poly = np.array([t.corners for t in tiles], dtype=np.float64)  # (T, 4, 2)
+    c = poly.mean(axis=1)
+    half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)
+    u = half[:, 1] - half[:, 0]  # along, one tile width long
+    v = np.column_stack([-u[:, 1], u[:, 0]])
+    g = np.linspace(-0.35, 0.35, 5)
+    ga, gb = (m.ravel() for m in np.meshgrid(g, g))
+    # (T, end, square, sample, xy)
+    sign = np.array([-1.0, 1.0])[None, :, None, None]
+    at = np.array(_BEYOND)[None, None, :, None, :]
+    a = sign * at[..., 0] + ga[None, None, None, :]
+    b = at[..., 1] + gb[None, None, None, :]
+    pts = (
+        c[:, None, None, None, :]
+        + a[..., None] * u[:, None, None, None, :]
+        + b[..., None] * v[:, None, None, None, :]
+    )
+    xy = pts.reshape(-1, 2)
+    xi, yi = np.rint(xy[:, 0]).astype(np.intp), np.rint(xy[:, 1]).astype(np.intp)
+    inside_crop = (xi >= 0) & (xi < ww) & (yi >= 0) & (yi < hh)
+    on_face = np.zeros(xy.shape[0], dtype=np.bool_)
+    on_face[inside_crop] = face[yi[inside_crop], xi[inside_crop]]
+    # (P, T): each sample inside each tile (offsets in tile sides, as in _unexplained)
+    tu = (poly[:, 1] + poly[:, 2] - poly[:, 0] - poly[:, 3]) / 2
+    tv = (poly[:, 2] + poly[:, 3] - poly[:, 0] - poly[:, 1]) / 2
+    ia = np.abs(xy @ tu.T - (c * tu).sum(axis=1)) / np.maximum((tu * tu).sum(axis=1), 1e-9)
+    ib = np.abs(xy @ tv.T - (c * tv).sum(axis=1)) / np.maximum((tv * tv).sum(axis=1), 1e-9)
+    n = len(tiles)
+    in_tile = ((ia <= 0.5) & (ib <= 0.5)).reshape(n, 2, len(_BEYOND), ga.size, n)
+    in_tile[np.arange(n), :, :, :, np.arange(n)] = False  # other tiles only
+    taken = in_tile.any(axis=-1).mean(axis=-1)  # (T, end, square)
+    faced = on_face.reshape(n, 2, len(_BEYOND), ga.size).mean(axis=-1)
+    lone = (faced[..., 0] >= 0.9) & (taken[..., 0] <= 0.1)
+    lone &= (taken[..., 1] >= 0.5) | (faced[..., 1] <= 0.3)
+    lone &= np.maximum(faced[..., 2], faced[..., 3]) <= 0.3
+    out: F64 = lone.astype(np.float64)
+    return out
+
+
+def _unstraddled(
+    p: RecognitionParams, crop: U8, threshold: int, tiles: list[TileReading], width: float
+) -> list[TileReading]:
+    """``tiles`` with each tile that has a lone square of face beyond both ends (see
+    :func:`_lone_ends`) read again half a tile either way. Where bars and seams are equally
+    faint (white tiles, a deblurred frame), a tile can be read across a seam, one half of each
+    of two touching tiles; the two read in its place replace it (either one, if the other
+    does not read)."""
+    if not tiles or width <= 0:
+        return tiles
+    both = _lone_ends(crop, threshold, tiles, width).min(axis=1) > 0
+    if not both.any():
+        return tiles
+    labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
+    out = [t for t, off in zip(tiles, both, strict=True) if not off]
+    for t in (t for t, off in zip(tiles, both, strict=True) if off):
+        (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
+        w = math.hypot(bx - ax, by - ay)
+        along = ((bx - ax) / w, (by - ay) / w)
+        places = [
+            _pose_proposal(
+                TilePose(
+                    (t.center[0] + s * w * along[0], t.center[1] + s * w * along[1]), along, 0
+                ),
+                0.0,
+                0.0,
+                w,
+            )
+            for s in (-1.0, 1.0)
+        ]
+        read = [
+            r
+            for r in _read_places(p, crop, labels, blobs, places, width=w)
+            if not any(_clash(p, r, k, width, p.look_overlap_max_rel) for k in out)
+        ]
+        out += read if read else [t]
+    return out
+
+
+def _read_places(
+    p: RecognitionParams,
+    crop: U8,
+    labels: I32,
+    blobs: _Blobs,
+    proposals: list[_Proposal],
+    *,
+    width: float,
+) -> list[TileReading]:
+    """The confident tiles at places found without their bar (``proposals``): each centred on
+    its pips and labelled, or where blur joined or lost pips, read as dark peaks."""
     if not proposals:
         return []
     pip_ids = _pip_candidates(p, blobs, width)
@@ -359,7 +465,6 @@ def _outline_tiles(
         p, crop, labels, blobs, proposals, width=width, spacing_hint=STANDARD_SPACING
     )
     read = [t for t in read if t.confidence >= p.upscale_min_confidence]
-    # where blur joined or lost pips, count them as dark peaks instead
     for pr in proposals:
         if any(math.dist(t.center, pr.center) < 0.3 * width for t in read):
             continue

@@ -1,0 +1,33 @@
+"""Blurred scenes of the rendered still sweep (``fixture render-stills --count 600 --seed 1``,
+blur 1.5 px, read deconvolved) whose tiles were missed or read across a seam. Each scene is
+rendered again exactly as the sweep drew it; the expected pips are what the renderer drew,
+never a reading.
+"""
+
+from __future__ import annotations
+
+import pytest
+from recognition_support import sweep_misses
+
+
+@pytest.mark.parametrize("index", [582, 589])
+def test_a_crosswise_double_that_the_tiles_read_beside_it_reach_into_is_read(index: int) -> None:
+    """Tiles read by their bar in a deconvolved frame come out a pixel long or a degree off:
+    they reach into the crosswise double between them (a 3-3, a 5-5), which was then placed
+    nowhere (see :func:`vision.recognition.poses.fit_poses`)."""
+    assert sweep_misses(index) == ([], 0)
+
+
+def test_tiles_squeezed_between_tiles_read_are_placed() -> None:
+    """White tiles on walnut, 720p: seven tiles of a line between tiles read by their bars,
+    each free place a pixel short of a whole tile at whole pixels."""
+    assert sweep_misses(241) == ([], 0)
+
+
+@pytest.mark.parametrize("index", [367, 415])
+def test_a_tile_read_across_a_seam_is_read_again_half_a_tile_either_way(index: int) -> None:
+    """White and ivory tiles whose bars are as faint as the seams once deconvolved: a tile was
+    read from the facing halves of two touching tiles (a 6-6 from 6-0 | 4-6, a 5-5 and a 4-4
+    in 0415), which leaves a lone square of face beyond both its ends; the two tiles read half
+    a tile either way take its place."""
+    assert sweep_misses(index) == ([], 0)
