@@ -31,3 +31,10 @@ def test_a_tile_read_across_a_seam_is_read_again_half_a_tile_either_way(index: i
     in 0415), which leaves a lone square of face beyond both its ends; the two tiles read half
     a tile either way take its place."""
     assert sweep_misses(index) == ([], 0)
+
+
+def test_a_double_blank_read_only_deconvolved_is_kept_when_the_plain_reading_wins() -> None:
+    """Cream tiles, 720p: no bar comes back deconvolved, so the frame is read as it was too and
+    the reading that leaves fewer pips unexplained wins. A crosswise 0-0 explains none: the
+    count is blind to it, and the winner (the plain reading) had missed it."""
+    assert sweep_misses(404) == ([], 0)

@@ -126,8 +126,19 @@ def identify(
             # unexplained wins (one read across the seams leaves the line's end halves out).
             spots = np.vstack([first[2], again[2]])
             plain, plain_width = _read_rest(p, crop, threshold, first)
+            other = plain
             if len(_unexplained(spots, plain)) < len(_unexplained(spots, tiles)):
-                tiles, width = plain, plain_width
+                tiles, other, width = plain, tiles, plain_width
+            # a double blank explains no pip: the count is blind to it. One read only by the
+            # other reading, its bar seen in both crops and clear of every tile kept, stays
+            tiles += [
+                t
+                for t in other
+                if _pips(t) == 0
+                and _bar_seen(p, crop, t)
+                and _bar_seen(p, sharp, t)
+                and not any(_clash(p, t, k, width, p.look_overlap_max_rel) for k in tiles)
+            ]
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
     if polygon is not None:
