@@ -74,15 +74,15 @@ SWEEP_SEED = 1
 
 
 def sweep_scene(
-    index: int,
+    index: int, seed: int = SWEEP_SEED
 ) -> tuple[npt.NDArray[np.uint8], list[tuple[str, tuple[int, int], tuple[float, float], float]]]:
-    """Scene ``index`` of the sweep, rendered again exactly as the sweep drew it: the image
-    and, per tile, its name, pips, centre and width (image pixels)."""
-    rng = np.random.default_rng([SWEEP_SEED, index, 11])
+    """Scene ``index`` of the sweep (``render-stills --seed seed``), rendered again exactly as
+    the sweep drew it: the image and, per tile, its name, pips, centre and width (pixels)."""
+    rng = np.random.default_rng([seed, index, 11])
     w, h = RESOLUTIONS[int(rng.integers(len(RESOLUTIONS)))]
-    params = sweep_params(index, SWEEP_SEED, replace(RenderParams(), width=w, height=h))
+    params = sweep_params(index, seed, replace(RenderParams(), width=w, height=h))
     renderer = SceneRenderer(default_geometry(), params, rng, noise_frames=1)
-    tiles = _scene_tiles(SWEEP_SEED * 100_003 + index, rng)
+    tiles = _scene_tiles(seed * 100_003 + index, rng)
     canvas = renderer.draw_tiles(renderer.background, tiles)
     image = renderer.finish(renderer.to_camera(canvas), rng)
     truth = []
@@ -93,9 +93,9 @@ def sweep_scene(
     return np.asarray(image, dtype=np.uint8), truth
 
 
-def sweep_misses(index: int) -> tuple[list[str], int]:
+def sweep_misses(index: int, seed: int = SWEEP_SEED) -> tuple[list[str], int]:
     """The tiles of sweep scene ``index`` not read right, and how many tiles read match none."""
-    image, truth = sweep_scene(index)
+    image, truth = sweep_scene(index, seed)
     reading = identify(image)
     missed, used = [], set()
     for name, pips, centre, width in truth:

@@ -129,6 +129,10 @@ class RecognitionParams:
     #: A tile whose measured width differs from the scene's median width by more than this
     #: fraction uses the median instead (its measurement was spoilt by a touching neighbour).
     width_tolerance_rel: float = 0.2
+    #: After the looks, where the scene's width and the median width of the tiles read differ
+    #: by more than this fraction, the stages after them run at both and the reading leaving
+    #: fewer pips unexplained is kept (a first look at the wrong scale sets the scene's width).
+    width_retry_rel: float = 0.06
     #: Tile length / width.
     tile_aspect: float = 2.0
 

@@ -137,7 +137,7 @@ def identify(
                 if _pips(t) == 0
                 and _bar_seen(p, crop, t)
                 and _bar_seen(p, sharp, t)
-                and not any(_clash(p, t, k, width, p.look_overlap_max_rel) for k in tiles)
+                and not any(_clash(p, t, k, _tile_width(t), p.look_overlap_max_rel) for k in tiles)
             ]
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
@@ -159,17 +159,40 @@ def _read_rest(
     """The stages after the first reading (see :func:`identify`)."""
     tiles, width, spots = first
     tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
+    read = _read_rest_at(p, crop, threshold, tiles=tiles, width=width, spots=spots, blanks=blurred)
+    if tiles and width > 0:
+        # the first look that found tiles set the scene's width; where the tiles read since
+        # disagree, both widths are tried (the scene's first: it wins a tie)
+        typical = float(np.median([_tile_width(t) for t in tiles]))
+        if abs(typical / width - 1) > p.width_retry_rel:
+            other = _read_rest_at(
+                p, crop, threshold, tiles=tiles, width=typical, spots=spots, blanks=blurred
+            )
+            if len(_unexplained(spots, other)) < len(_unexplained(spots, read)):
+                return other, typical
+    return read, width
+
+
+def _read_rest_at(
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    *,
+    tiles: list[TileReading],
+    width: float,
+    spots: F64,
+    blanks: bool,
+) -> list[TileReading]:
+    """``tiles`` and what the stages after the looks add at ``width`` (see :func:`identify`)."""
     late: list[TileReading] = []
-    tiles += _fill_gaps(p, crop, threshold, tiles=tiles, width=width, late=late)
-    tiles = _read_outlines(
-        p, crop, threshold, tiles=tiles, width=width, spots=spots, blanks=blurred
-    )
+    tiles = tiles + _fill_gaps(p, crop, threshold, tiles=tiles, width=width, late=late)
+    tiles = _read_outlines(p, crop, threshold, tiles=tiles, width=width, spots=spots, blanks=blanks)
     # tiles whose pips were counted as dark peaks (see :func:`_split_tiles`) come last: where
     # the outlines placed one, it stays
     for t in late:
         if not any(_clash(p, t, k, width, p.carve_overlap_max_rel) for k in tiles):
             tiles.append(t)
-    return tiles, width
+    return tiles
 
 
 def _deblurred(p: RecognitionParams, crop: U8) -> U8 | None:
