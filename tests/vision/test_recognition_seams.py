@@ -99,17 +99,40 @@ def test_a_tile_read_across_a_seam_leaves_a_lone_square_beyond_both_ends() -> No
     grey = _darkest_channel(p, _line(line, s=s, seam=50.0, seed=1))
     threshold = _white_threshold(p, grey)
     right = [_tile(60 + s + 2 * s * k, line[k], 0.9, float(s), 150.0) for k in range(4)]
-    assert not _lone_ends(grey, threshold, right, float(s)).any()
+    lone, free = _lone_ends(grey, threshold, right, float(s))
+    assert not lone.any() and not free.any()
     # tiles 1 and 2 missed: no end of 0 and 3 is lone (a whole tile's face lies beyond each)
-    assert not _lone_ends(grey, threshold, [right[0], right[3]], float(s)).any()
+    lone, free = _lone_ends(grey, threshold, [right[0], right[3]], float(s))
+    assert not lone.any()
+    assert free.tolist() == [[False, True], [True, False]]
     # the 0-0 across the seam between 1 and 2 (4-0 | 0-2): lone squares beyond both its ends,
     # and beyond the one end of each neighbour that faces it
     across = _tile(60 + 4 * s, (0, 0), 0.9, float(s), 150.0)
-    lone = _lone_ends(grey, threshold, [right[0], across, right[3]], float(s))
-    assert lone.tolist() == [[0.0, 1.0], [1.0, 1.0], [1.0, 0.0]]
+    lone, _ = _lone_ends(grey, threshold, [right[0], across, right[3]], float(s))
+    assert lone.tolist() == [[False, True], [True, True], [True, False]]
     # read again half a tile either way: the two tiles it was read from
     again = _unstraddled(p, grey, threshold, [right[0], across, right[3]], float(s))
     read = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in again)
     want = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in right)
+    assert [pips for _, pips in read] == [pips for _, pips in want]
+    assert all(abs(a - b) <= 0.15 * s for (a, _), (b, _) in zip(read, want, strict=True))
+
+
+def test_a_tile_read_across_a_seam_with_the_line_unread_beyond_it_is_read_again() -> None:
+    # the same with the tiles beyond the one read across unread: a lone square at one end,
+    # free face at the other
+    p = RecognitionParams()
+    line = [(6, 4), (4, 0), (0, 2), (2, 6), (6, 2)]
+    s = 30
+    grey = _darkest_channel(p, _line(line, s=s, seam=50.0, seed=2))
+    threshold = _white_threshold(p, grey)
+    right = [_tile(60 + s + 2 * s * k, line[k], 0.9, float(s), 150.0) for k in range(5)]
+    across = _tile(60 + 4 * s, (0, 0), 0.9, float(s), 150.0)
+    lone, free = _lone_ends(grey, threshold, [right[0], across], float(s))
+    assert lone.tolist() == [[False, True], [True, False]]
+    assert free.tolist() == [[False, True], [True, True]]
+    again = _unstraddled(p, grey, threshold, [right[0], across], float(s))
+    read = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in again)
+    want = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in right[:3])
     assert [pips for _, pips in read] == [pips for _, pips in want]
     assert all(abs(a - b) <= 0.15 * s for (a, _), (b, _) in zip(read, want, strict=True))

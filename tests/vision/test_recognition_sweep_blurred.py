@@ -54,3 +54,11 @@ def test_where_the_first_look_set_the_wrong_width_the_tiles_read_set_it() -> Non
     small, missed 11 and read a 5-0 as 2-0 and a 2-3 as 2-2; at the width of the tiles read
     every tile is read."""
     assert sweep_misses(597, seed=2) == ([], 0)
+
+
+@pytest.mark.parametrize("index", [56, 253, 583])
+def test_a_tile_read_across_a_seam_beside_tiles_unread_is_read_again(index: int) -> None:
+    """As above, in the sweep of seed 2, with the line beyond the tile read across the seam
+    unread (a turn, a crosswise double): a lone square beyond one end, free face beyond the
+    other (a 6-6 from 6-2 | 0-6, a 5-5 from 5-4 | 6-5 beside a crosswise 6-6, a 2-2)."""
+    assert sweep_misses(index, seed=2) == ([], 0)

@@ -394,11 +394,14 @@ def _outline_tiles(
 _BEYOND = ((1.5, 0.0), (2.5, 0.0), (1.5, -1.0), (1.5, 1.0))
 
 
-def _lone_ends(crop: U8, threshold: int, tiles: list[TileReading], width: float) -> F64:
-    """``(T, 2)``: per tile and end (first half's, second half's), 1 where a lone square of
-    face lies beyond it: face in no other tile, with another tile or the table beyond it and
-    the table beside it. A tile of a line is always followed by a whole tile or nothing, so
-    only a tile read half a tile off leaves one (or its neighbour read so)."""
+def _lone_ends(
+    crop: U8, threshold: int, tiles: list[TileReading], width: float
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """``(lone, free)``, each ``(T, 2)``: per tile and end (first half's, second half's), is
+    the square beyond it face in no other tile (``free``), and is it a lone square besides
+    (``lone``): another tile or the table beyond it, the table beside it. A tile of a line is
+    always followed by a whole tile or nothing, so only a tile read half a tile off leaves a
+    lone square (or its neighbour read so)."""
     k = max(3, 2 * round(0.2 * width) + 1)
     face = closed_faces(crop, threshold, k)
     hh, ww = crop.shape
@@ -434,24 +437,25 @@ def _lone_ends(crop: U8, threshold: int, tiles: list[TileReading], width: float)
     in_tile[np.arange(n), :, :, :, np.arange(n)] = False  # other tiles only
     taken = in_tile.any(axis=-1).mean(axis=-1)  # (T, end, square)
     faced = on_face.reshape(n, 2, len(_BEYOND), ga.size).mean(axis=-1)
-    lone = (faced[..., 0] >= 0.9) & (taken[..., 0] <= 0.1)
-    lone &= (taken[..., 1] >= 0.5) | (faced[..., 1] <= 0.3)
+    free = (faced[..., 0] >= 0.9) & (taken[..., 0] <= 0.1)
+    lone = free & ((taken[..., 1] >= 0.5) | (faced[..., 1] <= 0.3))
     lone &= np.maximum(faced[..., 2], faced[..., 3]) <= 0.3
-    out: F64 = lone.astype(np.float64)
-    return out
+    return lone, free
 
 
 def _unstraddled(
     p: RecognitionParams, crop: U8, threshold: int, tiles: list[TileReading], width: float
 ) -> list[TileReading]:
-    """``tiles`` with each tile that has a lone square of face beyond both ends (see
-    :func:`_lone_ends`) read again half a tile either way. Where bars and seams are equally
-    faint (white tiles, a deblurred frame), a tile can be read across a seam, one half of each
-    of two touching tiles; the two read in its place replace it (either one, if the other
-    does not read)."""
+    """``tiles`` with each tile that has a lone square of face beyond one end and free face
+    beyond the other (see :func:`_lone_ends`) read again half a tile either way. Where bars
+    and seams are equally faint (white tiles, a deblurred frame), a tile can be read across a
+    seam, one half of each of two touching tiles; the two read in its place replace it
+    (either one, if the other does not read). Its neighbour beyond the lone square has that
+    lone square too, but a tile read (or the table) beyond its other end."""
     if not tiles or width <= 0:
         return tiles
-    both = _lone_ends(crop, threshold, tiles, width).min(axis=1) > 0
+    lone, free = _lone_ends(crop, threshold, tiles, width)
+    both = (lone[:, 0] & free[:, 1]) | (lone[:, 1] & free[:, 0])
     if not both.any():
         return tiles
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
