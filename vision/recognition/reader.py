@@ -463,18 +463,13 @@ def _unstraddled(
     for t in (t for t, off in zip(tiles, both, strict=True) if off):
         (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
         w = math.hypot(bx - ax, by - ay)
-        along = ((bx - ax) / w, (by - ay) / w)
-        places = [
-            _pose_proposal(
-                TilePose(
-                    (t.center[0] + s * w * along[0], t.center[1] + s * w * along[1]), along, 0
-                ),
-                0.0,
-                0.0,
-                w,
-            )
-            for s in (-1.0, 1.0)
-        ]
+        if w <= 0:
+            out.append(t)
+            continue
+        ux, uy = (bx - ax) / w, (by - ay) / w
+        (cx, cy), shifts = t.center, (-w, w)
+        poses = [TilePose((cx + d * ux, cy + d * uy), (ux, uy), 0.0) for d in shifts]
+        places = [_pose_proposal(pose, 0.0, 0.0, w) for pose in poses]
         read = [
             r
             for r in _read_places(p, crop, labels, blobs, places, width=w)
