@@ -2107,13 +2107,15 @@ def _read_half(
         # two candidates on one spot are one pip (pips of a layout lie at least 0.56 half
         # units apart): a ring of faint ringing round a deconvolved pip, carved into a piece,
         # has its centre on the pip's
-        near = np.hypot(pts_a[:, None] - pts_a[None, :], pts_b[:, None] - pts_b[None, :]) < 0.25
-        order = np.arange(ids.size)
-        larger = (areas[None, :] > areas[:, None]) | (
-            (areas[None, :] == areas[:, None]) & (order[None, :] < order[:, None])
-        )
-        single = ~(near & larger).any(axis=1)
-        ids, areas, pts_a, pts_b = ids[single], areas[single], pts_a[single], pts_b[single]
+        da, db = pts_a[:, None] - pts_a[None, :], pts_b[:, None] - pts_b[None, :]
+        near = da * da + db * db < 0.25**2
+        if np.count_nonzero(near) > ids.size:  # more than each candidate with itself
+            order = np.arange(ids.size)
+            larger = (areas[None, :] > areas[:, None]) | (
+                (areas[None, :] == areas[:, None]) & (order[None, :] < order[:, None])
+            )
+            single = ~(near & larger).any(axis=1)
+            ids, areas, pts_a, pts_b = ids[single], areas[single], pts_a[single], pts_b[single]
     counts = np.ones(ids.size, dtype=np.int64)
     if ref_area > 0:
         counts = np.maximum(1, np.rint(areas / ref_area)).astype(np.int64)
