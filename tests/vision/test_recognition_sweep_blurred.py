@@ -1,7 +1,7 @@
-"""Blurred scenes of the rendered still sweep (``fixture render-stills --count 600 --seed 1``,
-one of ``--seed 2``; blur 1.0-1.5 px, read deconvolved) whose tiles were missed, miscounted or
-read across a seam. Each scene is rendered again exactly as the sweep drew it; the expected
-pips are what the renderer drew, never a reading.
+"""Blurred scenes of the rendered still sweeps (``fixture render-stills --count 600``, seed 1,
+a few of seeds 2 and 3; blur 1.0-1.5 px, read deconvolved) whose tiles were missed,
+miscounted or read across a seam. Each scene is rendered again exactly as the sweep drew it;
+the expected pips are what the renderer drew, never a reading.
 """
 
 from __future__ import annotations
@@ -62,3 +62,11 @@ def test_a_tile_read_across_a_seam_beside_tiles_unread_is_read_again(index: int)
     unread (a turn, a crosswise double): a lone square beyond one end, free face beyond the
     other (a 6-6 from 6-2 | 0-6, a 5-5 from 5-4 | 6-5 beside a crosswise 6-6, a 2-2)."""
     assert sweep_misses(index, seed=2) == ([], 0)
+
+
+def test_a_tile_too_small_to_report_does_not_set_the_scene_width() -> None:
+    """White 6 mm tiles, 900p, blur 1.5 (sweep of seed 3): the first reading found one
+    "tile" 9 px wide among the blurred pips. Its width made every 5 px pip too big to be a
+    pip-like spot, so the frame was neither deconvolved nor looked at again: all 23 tiles
+    were missed."""
+    assert sweep_misses(509, seed=3) == ([], 0)

@@ -810,6 +810,10 @@ def _read_crop(
     proposals = _propose_tiles(p, bars, width)
     blobs = _with_pips(blobs, [row for pr in proposals for row in pr.bar.split_pips])
     tiles = _read_tiles(p, crop, labels, blobs, proposals, width=width)
+    # a tile too small to report (see identify) is print or a group of pips: it must not set
+    # the scene's width, which decides what a pip-like spot is (a 9 px "tile" read from the
+    # pips of a blurred scene left it no spot, so it was neither deconvolved nor looked at)
+    tiles = [t for t in tiles if _tile_width(t) >= p.min_tile_width_px]
     kept = _suppress_overlaps(p, tiles, width)
     if not kept:
         width = 0.0  # the bars were no tile's: their width says nothing
