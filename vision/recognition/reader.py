@@ -33,12 +33,15 @@ How it reads a frame (no board, camera or colour knowledge; the scale comes from
    line), the faces are tiled with ``w x 2w`` rectangles from the line's ends inward
    (:mod:`vision.recognition.poses`), each centred on its pips and read like a bar
    proposal, or else with its pips counted as dark peaks (:mod:`vision.recognition.peaks`).
-   See :func:`_read_outlines`.
+   See :func:`_read_outlines`. Where the width the second looks set and the width of the
+   tiles read disagree, steps 6-7 run at both (:func:`_read_rest`).
 
 *Blur*: when the first reading (steps 1-4) leaves pip-like spots unread, the frame's blur is
 measured; a blurred crop is deconvolved (:mod:`vision.recognition.deblur`) and steps 1-7 read
 that instead, then step 7 runs once more on the crop as it was. A double blank read there, or
-placed by its outline, needs a straight bar seen across its middle. See :func:`identify`.
+placed by its outline, needs a straight bar seen across its middle. A tile that leaves a lone
+square of face beyond an end was read across a seam and is read again half a tile either way
+(:func:`_unstraddled`). See :func:`identify`.
 
 Letter boxes, logos and markers fail the cleanliness or layout checks. Printed pictures of
 dominoes with clean faces do look like tiles from above (they are flat, but that is not
