@@ -129,7 +129,7 @@ CLEAR_OVERLAP = 0.02
 LOOSE_OVERLAP = 0.1
 LOOSE_REACH_PX = 1
 #: what a loose place's score loses per unit of overlap: where the faces give no clear choice
-#: (no seam, no bar), the place overlapping least wins
+#: (no seam, no bar), the place overlapping least is preferred
 LOOSE_OVERLAP_COST = 20.0
 
 _Place = tuple[float, int, int, bool]  # score, x, y (top-left), horizontal
