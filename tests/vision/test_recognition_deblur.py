@@ -69,6 +69,21 @@ def test_added_blur_is_zero_in_focus_and_near_the_blur_applied() -> None:
         assert p.deblur_above_px < added(s) < 1.6 * s
 
 
+def test_blur_sigma_is_the_same_on_every_call_whatever_the_threads() -> None:
+    """The same frame must give the same figure (and so the same reading): one that changed
+    from call to call with OpenCV's threads had made a sweep scene read 15 or 16 tiles."""
+    frame = np.tile(_blurred(_faces(noise=6.0), 1.5), (3, 3))  # large enough to be split
+    before = cv2.getNumThreads()
+    try:
+        figures = set()
+        for threads in (4, 1, 3, 4, 2, 4):
+            cv2.setNumThreads(threads)
+            figures |= {blur_sigma(frame) for _ in range(8)}
+    finally:
+        cv2.setNumThreads(before)
+    assert len(figures) == 1
+
+
 def test_blur_sigma_of_a_flat_frame_is_zero() -> None:
     assert blur_sigma(np.full((64, 64), 128, np.uint8)) == 0.0
 

@@ -29,7 +29,9 @@ U8 = npt.NDArray[np.uint8]
 def _gradient(grey: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    return np.asarray(cv2.magnitude(gx, gy), dtype=np.float32)
+    # not cv2.magnitude: its threads split the frame at varying places, and a vector and a
+    # scalar square root differ in the last bit, so the same frame gave another blur figure
+    return np.asarray(np.sqrt(gx * gx + gy * gy), dtype=np.float32)
 
 
 def blur_sigma(grey: U8, *, probe: float = 1.5, strong_rel: float = 0.5) -> float:
