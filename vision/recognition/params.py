@@ -133,6 +133,9 @@ class RecognitionParams:
     #: by more than this fraction, the stages after them run at both and the reading leaving
     #: fewer pips unexplained is kept (a first look at the wrong scale sets the scene's width).
     width_retry_rel: float = 0.06
+    #: A tile width from the pips' spacing (see ``reader._pitch_width``) above this many times
+    #: the spots' median size is no width: the spots are too far apart to be one tile's pips.
+    pitch_max_spots: float = 8.0
     #: Tile length / width.
     tile_aspect: float = 2.0
 

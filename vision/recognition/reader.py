@@ -119,9 +119,10 @@ def identify(
         tiles = [t for t in tiles if _pips(t) > 0 or _bar_seen(p, sharp, t)]
         tiles = _unstraddled(p, sharp, threshold, tiles, width)
         # the outline stage was made for blur: what deconvolution left unread, it tries on
-        # the frame as it was
+        # the frame as it was (where the pips' spacing set the width, at the bars' too: the
+        # faces' outline there includes the visible sides of thick tiles)
         tiles = _read_outlines(
-            p, crop, threshold, tiles=tiles, width=width, spots=again[2], blanks=True
+            p, crop, threshold, tiles=tiles, width=width, spots=again[2], blanks=True, also=again[1]
         )
         if not again[0]:
             # no bar came back: the seams between touching tiles may have, and look like
@@ -129,24 +130,31 @@ def identify(
             # unexplained wins (one read across the seams leaves the line's end halves out).
             spots = np.vstack([first[2], again[2]])
             plain, plain_width = _read_rest(p, crop, threshold, first)
-            other = plain
+            deblurred = tiles
             if len(_unexplained(spots, plain)) < len(_unexplained(spots, tiles)):
-                tiles, other, width = plain, tiles, plain_width
-            # a double blank explains no pip: the count is blind to it. One read only by the
-            # other reading, its bar seen in both crops and clear of every tile kept, stays
+                tiles, width = plain, plain_width
+            # what the other reading adds, clear of every tile kept: any tile read in the
+            # deconvolved frame (its seams are seams); from the frame as it was, a tile with
+            # a tile kept or the table beyond each end (one read across a seam between two
+            # tiles missed has their other halves beyond it), and a double blank with its bar
+            # seen in both crops (a double blank explains no pip: the count is blind to it)
+            kept_first = tiles is deblurred
             tiles += [
                 t
-                for t in other
-                if _pips(t) == 0
-                and _bar_seen(p, crop, t)
-                and _bar_seen(p, sharp, t)
-                and not any(_clash(p, t, k, _tile_width(t), p.look_overlap_max_rel) for k in tiles)
+                for t in (plain if kept_first else deblurred)
+                if not any(_clash(p, t, k, _tile_width(t), p.look_overlap_max_rel) for k in tiles)
+                and (
+                    (_pips(t) > 0 and (not kept_first or _ends_closed(sharp, threshold, tiles, t)))
+                    or (_pips(t) == 0 and _bar_seen(p, crop, t) and _bar_seen(p, sharp, t))
+                )
             ]
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
     if polygon is not None:
         kept = [t for t in kept if cv2.pointPolygonTest(polygon, t.center, False) >= 0]
     kept.sort(key=lambda t: (t.center[1], t.center[0]))
+    if kept and width <= 0:
+        width = float(np.median([_tile_width(t) for t in kept]))  # placed by outlines alone
     length = width * p.tile_aspect if kept else 0.0
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
 
@@ -163,17 +171,25 @@ def _read_rest(
     tiles, width, spots = first
     tiles, width = _read_again(p, crop, threshold, tiles=tiles, width=width, spots=spots)
     read = _read_rest_at(p, crop, threshold, tiles=tiles, width=width, spots=spots, blanks=blurred)
-    if tiles and width > 0:
-        # the first look that found tiles set the scene's width; where the tiles read since
-        # disagree, both widths are tried (the scene's first: it wins a tie)
-        typical = float(np.median([_tile_width(t) for t in tiles]))
-        if abs(typical / width - 1) > p.width_retry_rel:
-            other = _read_rest_at(
-                p, crop, threshold, tiles=tiles, width=typical, spots=spots, blanks=blurred
-            )
-            if len(_unexplained(spots, other)) < len(_unexplained(spots, read)):
-                return other, typical
-    return read, width
+    if not tiles or width <= 0:
+        return read, width
+    # the first look that found tiles set the scene's width from their bars, which the
+    # visible sides of thick tiles widen. Where the tiles read since, or the pips' spacing,
+    # disagree with it and spots are left unexplained, those widths are tried too (the
+    # scene's first: it wins a tie)
+    left = len(_unexplained(spots, read))
+    if left == 0:
+        return read, width
+    best, best_width = read, width
+    for other_width in (float(np.median([_tile_width(t) for t in tiles])), _pitch_width(p, spots)):
+        if other_width <= 0 or abs(other_width / width - 1) <= p.width_retry_rel:
+            continue
+        other = _read_rest_at(
+            p, crop, threshold, tiles=tiles, width=other_width, spots=spots, blanks=blurred
+        )
+        if len(_unexplained(spots, other)) < left:
+            best, best_width, left = other, other_width, len(_unexplained(spots, other))
+    return best, best_width
 
 
 def _read_rest_at(
@@ -307,6 +323,7 @@ def _read_outlines(
     width: float,
     spots: F64,
     blanks: bool = False,
+    also: float = 0.0,
 ) -> list[TileReading]:
     """Where pips are still unexplained, place tiles by the outline of the faces (see
     :mod:`vision.recognition.poses`): blur can hide every bar of a line of tiles while its
@@ -316,18 +333,31 @@ def _read_outlines(
     the width comes from faces standing alone or the strips' width, which the tiles' sides
     make a little too large: a few widths are tried and the one reading most tiles kept.
     ``blanks`` (a blurred frame, where a blank double's bar may not have been found): faces
-    without any spot are looked at too."""
+    without any spot are looked at too. ``also``: another width tried (where it differs from
+    ``width`` by more than ``width_retry_rel``)."""
     left = _unexplained(spots, tiles)
     if left.shape[0] > p.look_max_spots or (left.shape[0] == 0 and not tiles):
         return tiles
     widths = [width]
+    if width > 0 and also > 0 and abs(also / width - 1) > p.width_retry_rel:
+        widths.append(also)
     if width <= 0:
         if left.shape[0] == 0:
             return tiles
-        guess = _outline_width(crop, threshold, left) or _strip_width(crop, threshold, left)
-        if guess <= 0:
+        # faces standing alone, the strips, and the pips' own spacing (the faces of a short
+        # line with a crosswise double are no strip one tile wide) each give a guess
+        widths = [
+            guess * f
+            for guess, factors in (
+                (_outline_width(crop, threshold, left), (0.96, 0.91, 0.86)),
+                (_strip_width(crop, threshold, left), (0.96, 0.91, 0.86)),
+                (_pitch_width(p, left), (1.04, 1.0, 0.96)),
+            )
+            if guess > 0
+            for f in factors
+        ]
+        if not widths:
             return tiles
-        widths = [guess * f for f in (0.96, 0.91, 0.86)]
     hgt, wid = crop.shape
     occupied = np.zeros((hgt, wid), dtype=np.uint8)
     for t in tiles:
@@ -357,8 +387,8 @@ def _read_outlines(
             blanks=blanks,
         )
         if len(read) > len(best):
-            best = read
-    return _add_missing(p, tiles, best, max(widths))
+            best, best_width = read, w
+    return _add_missing(p, tiles, best, best_width) if best else tiles
 
 
 def _outline_tiles(
@@ -446,6 +476,13 @@ def _lone_ends(
     return lone, free
 
 
+def _ends_closed(crop: U8, threshold: int, tiles: list[TileReading], t: TileReading) -> bool:
+    """Whether beyond each end of ``t`` lies one of ``tiles`` or the table: no face free of
+    them (see :func:`_lone_ends`)."""
+    _, free = _lone_ends(crop, threshold, [*tiles, t], _tile_width(t))
+    return not bool(free[-1].any())
+
+
 def _unstraddled(
     p: RecognitionParams, crop: U8, threshold: int, tiles: list[TileReading], width: float
 ) -> list[TileReading]:
@@ -465,17 +502,19 @@ def _unstraddled(
     out = [t for t, off in zip(tiles, both, strict=True) if not off]
     for t in (t for t, off in zip(tiles, both, strict=True) if off):
         (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
-        w = math.hypot(bx - ax, by - ay)
-        if w <= 0:
+        d = math.hypot(bx - ax, by - ay)
+        if d <= 0:
             out.append(t)
             continue
-        ux, uy = (bx - ax) / w, (by - ay) / w
-        (cx, cy), shifts = t.center, (-w, w)
-        poses = [TilePose((cx + d * ux, cy + d * uy), (ux, uy), 0.0) for d in shifts]
-        places = [_pose_proposal(pose, 0.0, 0.0, w) for pose in poses]
+        # its centre lies on the seam whatever its size (a look at another scale reads it
+        # smaller): the two tiles lie a scene's tile width either way
+        ux, uy = (bx - ax) / d, (by - ay) / d
+        (cx, cy), shifts = t.center, (-width, width)
+        poses = [TilePose((cx + s * ux, cy + s * uy), (ux, uy), 0.0) for s in shifts]
+        places = [_pose_proposal(pose, 0.0, 0.0, width) for pose in poses]
         read = [
             r
-            for r in _read_places(p, crop, labels, blobs, places, width=w)
+            for r in _read_places(p, crop, labels, blobs, places, width=width)
             if not any(_clash(p, r, k, width, p.look_overlap_max_rel) for k in out)
         ]
         out += read if read else [t]
@@ -580,17 +619,38 @@ def _strip_width(crop: U8, threshold: int, spots: F64) -> float:
     return width if width < min(crop.shape) else 0.0
 
 
+def _pitch_width(p: RecognitionParams, spots: F64) -> float:
+    """The tile width from the spacing of the pips, 0 with fewer than 6 spots: in a six (and
+    seven to nine) neighbouring pips lie ``STANDARD_SPACING`` half units apart, nearer than
+    any two pips of other layouts, so the shortest distances to a neighbour are that
+    spacing (a scene without such a half gives a width too large: one guess among others)."""
+    if spots.shape[0] < 6:
+        return 0.0
+    xy = spots[:, :2]
+    nearest = np.empty(len(xy))
+    for i in range(0, len(xy), 256):  # in blocks: a noisy frame has thousands of spots
+        d = np.hypot(
+            xy[i : i + 256, None, 0] - xy[None, :, 0], xy[i : i + 256, None, 1] - xy[None, :, 1]
+        )
+        d[np.arange(len(d)), np.arange(i, i + len(d))] = np.inf
+        nearest[i : i + 256] = d.min(axis=1)
+    width = float(np.percentile(nearest, 10)) / (STANDARD_SPACING / 2)
+    # a tile is about five pips wide: spots further apart are no tile's pips
+    return width if width <= p.pitch_max_spots * float(np.median(spots[:, 2])) else 0.0
+
+
 def _outline_width(crop: U8, threshold: int, spots: F64) -> float:
     """The tile width from faces standing alone (a bright region, pips closed up, whose
     bounding rectangle is twice as long as wide and filled), 0 if there is none."""
-    k = 2 * round(float(np.median(spots[:, 2]))) + 1
+    size = float(np.median(spots[:, 2]))
+    k = 2 * round(size) + 1
     face = closed_faces(crop, threshold, k).view(np.uint8)
     contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     widths: list[float] = []
     for c in contours:
         (_, _), (a, b), _ = cv2.minAreaRect(c)
         short, long = min(a, b), max(a, b)
-        if short < 3 * k or not 1.8 <= long / short <= 2.2:
+        if short < 3 * size or not 1.8 <= long / short <= 2.2:
             continue
         if cv2.contourArea(c) >= 0.9 * short * long:
             widths.append(short)
