@@ -99,16 +99,16 @@ def test_a_tile_read_across_a_seam_leaves_a_lone_square_beyond_both_ends() -> No
     grey = _darkest_channel(p, _line(line, s=s, seam=50.0, seed=1))
     threshold = _white_threshold(p, grey)
     right = [_tile(60 + s + 2 * s * k, line[k], 0.9, float(s), 150.0) for k in range(4)]
-    lone, free = _lone_ends(grey, threshold, right, float(s))
+    lone, free, _ = _lone_ends(grey, threshold, right, float(s))
     assert not lone.any() and not free.any()
     # tiles 1 and 2 missed: no end of 0 and 3 is lone (a whole tile's face lies beyond each)
-    lone, free = _lone_ends(grey, threshold, [right[0], right[3]], float(s))
+    lone, free, _ = _lone_ends(grey, threshold, [right[0], right[3]], float(s))
     assert not lone.any()
     assert free.tolist() == [[False, True], [True, False]]
     # the 0-0 across the seam between 1 and 2 (4-0 | 0-2): lone squares beyond both its ends,
     # and beyond the one end of each neighbour that faces it
     across = _tile(60 + 4 * s, (0, 0), 0.9, float(s), 150.0)
-    lone, _ = _lone_ends(grey, threshold, [right[0], across, right[3]], float(s))
+    lone, _, _ = _lone_ends(grey, threshold, [right[0], across, right[3]], float(s))
     assert lone.tolist() == [[False, True], [True, True], [True, False]]
     # read again half a tile either way: the two tiles it was read from
     again = _unstraddled(p, grey, threshold, [right[0], across, right[3]], float(s))
@@ -128,7 +128,7 @@ def test_a_tile_read_across_a_seam_with_the_line_unread_beyond_it_is_read_again(
     threshold = _white_threshold(p, grey)
     right = [_tile(60 + s + 2 * s * k, line[k], 0.9, float(s), 150.0) for k in range(5)]
     across = _tile(60 + 4 * s, (0, 0), 0.9, float(s), 150.0)
-    lone, free = _lone_ends(grey, threshold, [right[0], across], float(s))
+    lone, free, _ = _lone_ends(grey, threshold, [right[0], across], float(s))
     assert lone.tolist() == [[False, True], [True, False]]
     assert free.tolist() == [[False, True], [True, True]]
     again = _unstraddled(p, grey, threshold, [right[0], across], float(s))
@@ -136,3 +136,29 @@ def test_a_tile_read_across_a_seam_with_the_line_unread_beyond_it_is_read_again(
     want = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in right[:3])
     assert [pips for _, pips in read] == [pips for _, pips in want]
     assert all(abs(a - b) <= 0.15 * s for (a, _), (b, _) in zip(read, want, strict=True))
+
+
+def test_a_chain_of_tiles_read_across_successive_seams_is_read_again() -> None:
+    # two tiles read across the seams 1|2 and 2|3 (a 0-0 from 4-0 | 0-2, a 2-2 from 0-2 | 2-6):
+    # each is beyond the other's end, so neither has a lone square at one end and free face at
+    # the other. The chain has: the halves either side of a seam match, so it is made of
+    # doubles end to end, from a lone square to free face
+    p = RecognitionParams()
+    line = [(6, 4), (4, 0), (0, 2), (2, 6), (6, 2), (2, 4)]
+    s = 30
+    grey = _darkest_channel(p, _line(line, s=s, seam=50.0, seed=3))
+    threshold = _white_threshold(p, grey)
+    right = [_tile(60 + s + 2 * s * k, line[k], 0.9, float(s), 150.0) for k in range(6)]
+    chain = [_tile(60 + 4 * s, (0, 0), 0.9, float(s), 150.0)]
+    chain.append(_tile(60 + 6 * s, (2, 2), 0.9, float(s), 150.0))
+    lone, free, _ = _lone_ends(grey, threshold, [right[0], *chain], float(s))
+    assert lone.tolist() == [[False, True], [True, False], [False, False]]
+    assert free.tolist() == [[False, True], [True, False], [False, True]]
+    again = _unstraddled(p, grey, threshold, [right[0], *chain], float(s))
+    read = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in again)
+    want = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in right[:4])
+    assert [pips for _, pips in read] == [pips for _, pips in want]
+    assert all(abs(a - b) <= 0.15 * s for (a, _), (b, _) in zip(read, want, strict=True))
+    # the same two tiles with a 1-2 between them are no chain: a line's seams match
+    broken = [chain[0], _tile(60 + 6 * s, (1, 2), 0.9, float(s), 150.0)]
+    assert _unstraddled(p, grey, threshold, [right[0], *broken], float(s)) == [right[0], *broken]

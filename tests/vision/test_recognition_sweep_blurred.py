@@ -110,3 +110,12 @@ def test_a_tile_only_the_plain_reading_found_joins_the_deconvolved_one(index: in
     a tile that the frame as it was read. It joins, with a tile kept or the table beyond
     each of its ends (a tile read across a seam has face free beyond both)."""
     assert sweep_misses(index, seed=2) == ([], 0)
+
+
+@pytest.mark.parametrize("index", [33, 508, 579])
+def test_a_chain_of_tiles_read_across_successive_seams_is_read_again(index: int) -> None:
+    """Seed 3, 720p, blur 1.5: two or three tiles of a line read each across a seam, end to
+    end (a 2-2 and a 3-3, a 0-0 and a 1-1; in 0508 a 5-5, 3-3 and 2-2 from a turn, where the
+    line's first square is the end of the tile laid across it). A lone square lies beyond
+    one end of the chain, free face or the table beyond the other."""
+    assert sweep_misses(index, seed=3) == ([], 0)

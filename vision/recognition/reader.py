@@ -429,12 +429,12 @@ _BEYOND = ((1.5, 0.0), (2.5, 0.0), (1.5, -1.0), (1.5, 1.0))
 
 def _lone_ends(
     crop: U8, threshold: int, tiles: list[TileReading], width: float
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """``(lone, free)``, each ``(T, 2)``: per tile and end (first half's, second half's), is
-    the square beyond it face in no other tile (``free``), and is it a lone square besides
-    (``lone``): another tile or the table beyond it, the table beside it. A tile of a line is
-    always followed by a whole tile or nothing, so only a tile read half a tile off leaves a
-    lone square (or its neighbour read so)."""
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """``(lone, free, table)``, each ``(T, 2)``: per tile and end (first half's, second
+    half's), is the square beyond it face in no other tile (``free``), is it a lone square
+    besides (``lone``): another tile or the table beyond it, the table beside it, and is it
+    the table (``table``). A tile of a line is always followed by a whole tile or nothing, so
+    only a tile read half a tile off leaves a lone square (or its neighbour read so)."""
     k = max(3, 2 * round(0.2 * width) + 1)
     face = closed_faces(crop, threshold, k)
     hh, ww = crop.shape
@@ -473,14 +473,58 @@ def _lone_ends(
     free = (faced[..., 0] >= 0.9) & (taken[..., 0] <= 0.1)
     lone = free & ((taken[..., 1] >= 0.5) | (faced[..., 1] <= 0.3))
     lone &= np.maximum(faced[..., 2], faced[..., 3]) <= 0.3
-    return lone, free
+    return lone, free, faced[..., 0] <= 0.3
 
 
 def _ends_closed(crop: U8, threshold: int, tiles: list[TileReading], t: TileReading) -> bool:
     """Whether beyond each end of ``t`` lies one of ``tiles`` or the table: no face free of
     them (see :func:`_lone_ends`)."""
-    _, free = _lone_ends(crop, threshold, [*tiles, t], _tile_width(t))
+    _, free, _ = _lone_ends(crop, threshold, [*tiles, t], _tile_width(t))
     return not bool(free[-1].any())
+
+
+def _straddling_chains(
+    tiles: list[TileReading],
+    lone: npt.NDArray[np.bool_],
+    open_end: npt.NDArray[np.bool_],
+    width: float,
+) -> npt.NDArray[np.bool_]:
+    """Per tile: is it one of a chain of tiles read across successive seams of a line? The
+    halves either side of a seam match, so each such tile is a double, lengthwise, end to
+    end with the next: a chain of two or more doubles from a lone square beyond one end of
+    the chain to an ``open`` end beyond the other (free face, or the table: the line turned
+    there, and the tile at the turn lies across the chain's first square; see
+    :func:`_lone_ends`)."""
+    n = len(tiles)
+    marked = np.zeros(n, dtype=np.bool_)
+    half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)
+    centre = half.mean(axis=1)
+    axis = half[:, 1] - half[:, 0]  # towards the second half's end
+    axis /= np.maximum(np.hypot(axis[:, 0], axis[:, 1]), 1e-9)[:, None]
+    double = np.array([t.halves[0].pips == t.halves[1].pips for t in tiles])
+
+    def beyond(i: int, end: int) -> tuple[int, int] | None:
+        """The double end to end with tile ``i`` beyond its ``end``, and its far end (a
+        tile read across a seam may be read at another scale: the scene's width counts)."""
+        step = (1.0 if end else -1.0) * axis[i] * width
+        gap = np.hypot(*(centre - (centre[i] + 2 * step)).T)
+        near = np.flatnonzero(double & (gap < 0.3 * width) & (np.abs(axis @ axis[i]) > 0.95))
+        if near.size != 1:
+            return None
+        j = int(near[0])
+        return j, int(axis[j] @ step > 0)
+
+    for i in np.flatnonzero(double & lone.any(axis=1)).tolist():
+        end = 0 if lone[i, 1] else 1  # walk away from the lone square
+        chain, at = [i], beyond(i, end)
+        while at is not None and at[0] not in chain:
+            j, far = at
+            chain.append(j)
+            if open_end[j, far]:
+                marked[chain] = True
+                break
+            at = beyond(j, far)
+    return marked
 
 
 def _unstraddled(
@@ -494,12 +538,14 @@ def _unstraddled(
     lone square too, but a tile read (or the table) beyond its other end."""
     if not tiles or width <= 0:
         return tiles
-    lone, free = _lone_ends(crop, threshold, tiles, width)
+    lone, free, table = _lone_ends(crop, threshold, tiles, width)
     both = (lone[:, 0] & free[:, 1]) | (lone[:, 1] & free[:, 0])
+    both |= _straddling_chains(tiles, lone, free | table, width)
     if not both.any():
         return tiles
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
     out = [t for t, off in zip(tiles, both, strict=True) if not off]
+    again: list[TileReading] = []
     for t in (t for t, off in zip(tiles, both, strict=True) if off):
         (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
         d = math.hypot(bx - ax, by - ay)
@@ -512,12 +558,17 @@ def _unstraddled(
         (cx, cy), shifts = t.center, (-width, width)
         poses = [TilePose((cx + s * ux, cy + s * uy), (ux, uy), 0.0) for s in shifts]
         places = [_pose_proposal(pose, 0.0, 0.0, width) for pose in poses]
+        got = _read_places(p, crop, labels, blobs, places, width=width)
         read = [
-            r
-            for r in _read_places(p, crop, labels, blobs, places, width=width)
-            if not any(_clash(p, r, k, width, p.look_overlap_max_rel) for k in out)
+            r for r in got if not any(_clash(p, r, k, width, p.look_overlap_max_rel) for k in out)
         ]
-        out += read if read else [t]
+        again += read
+        # kept where neither place reads, unless a tile of its chain read again lies there
+        if not read and not any(
+            _clash(p, r, k, width, p.look_overlap_max_rel) for r in got for k in again
+        ):
+            read = [t]
+        out += read
     return out
 
 
