@@ -119,3 +119,19 @@ def test_a_chain_of_tiles_read_across_successive_seams_is_read_again(index: int)
     line's first square is the end of the tile laid across it). A lone square lies beyond
     one end of the chain, free face or the table beyond the other."""
     assert sweep_misses(index, seed=3) == ([], 0)
+
+
+@pytest.mark.parametrize(("seed", "index"), [(2, 589), (3, 133), (3, 431)])
+def test_a_double_blank_in_focus_whose_bar_is_no_ink_is_read(seed: int, index: int) -> None:
+    """A 0-0 at 720p in focus: its bar, a pixel wide and light grey, is neither ink nor a
+    pip to look at, and nothing else of it is dark. Where a square of face 0.8 of a tile
+    wide lies outside every tile read, the outline stage places it (its bar seen)."""
+    assert sweep_misses(index, seed=seed) == ([], 0)
+
+
+def test_a_double_read_across_a_seam_in_focus_is_read_again() -> None:
+    """Seed 3, 720p in focus, cream tiles: a 4-4 read across the seam 5-4 | 4-6 beside a
+    turn, a lone square beyond one end and the table beyond the other. In focus the rule
+    runs only where a double lies lengthwise in a line (no tile along its long sides)."""
+    missed, _ = sweep_misses(276, seed=3)
+    assert "5-4" not in missed

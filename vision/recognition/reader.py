@@ -111,6 +111,17 @@ def identify(
         sharp = _deblurred(p, crop)
     if sharp is None:
         tiles, width = _read_rest(p, crop, threshold, first)
+        if _lengthwise_doubles(tiles, width):
+            # in focus a seam can still pass for a bar (white tiles): the rule for tiles read
+            # across one runs where one may be (it costs a few ms on a full line)
+            tiles = _unstraddled(p, crop, threshold, tiles, width)
+        if _blank_room(crop, threshold, tiles, width):
+            # a double blank's bar may be too faint and thin to be ink, and it has no pip to
+            # look at: where a whole square of face lies outside every tile, its outline
+            # places it (kept only with its bar seen)
+            tiles = _read_outlines(
+                p, crop, threshold, tiles=tiles, width=width, spots=first[2], blanks=True
+            )
     else:
         again = _read_crop(p, sharp, threshold)
         tiles, width = _read_rest(p, sharp, threshold, again, blurred=True)
@@ -483,6 +494,45 @@ def _ends_closed(crop: U8, threshold: int, tiles: list[TileReading], t: TileRead
     return not bool(free[-1].any())
 
 
+def _blank_room(crop: U8, threshold: int, tiles: list[TileReading], width: float) -> bool:
+    """Whether a square of face 0.8 of a tile width across lies outside every
+    tile (on a grid a quarter of a tile width apart: the rims and visible sides of tiles
+    read are narrower, and erode away)."""
+    if not tiles or width <= 0:
+        return False
+    step = max(1, int(width / 4))
+    face = (crop[::step, ::step] > threshold).view(np.uint8)
+    occupied = np.zeros_like(face)
+    for t in tiles:
+        # a pixel's sample lies at its top left corner: the tile grown by one sample
+        cv2.fillConvexPoly(occupied, np.rint(np.array(t.corners) / step).astype(np.int32), 1)
+    free = face & (cv2.dilate(occupied, np.ones((3, 3), np.uint8)) == 0)
+    k = max(1, round(0.8 * width / step))
+    return bool(cv2.erode(free, np.ones((k, k), np.uint8)).any())
+
+
+def _lengthwise_doubles(tiles: list[TileReading], width: float) -> bool:
+    """Whether a double lies with no tile along its long sides but one beyond an end: one
+    read across a seam of a line lies lengthwise in it (a double laid crosswise has the
+    line's tiles along its sides)."""
+    if width <= 0:
+        return False
+    double = [t for t in tiles if t.halves[0].pips == t.halves[1].pips]
+    if not double or len(tiles) < 2:
+        return False
+    centre = np.array([t.center for t in tiles], dtype=np.float64)
+    for d in double:
+        (ax, ay), (bx, by) = d.halves[0].center, d.halves[1].center
+        u = np.array([bx - ax, by - ay]) / max(math.hypot(bx - ax, by - ay), 1e-9)
+        rel = centre - np.array(d.center)
+        along, across = np.abs(rel @ u), np.abs(rel @ np.array([-u[1], u[0]]))
+        beside = (along < width) & (across > 0.5 * width) & (across < 2 * width)
+        beyond = (across < 0.5 * width) & (along > 0.5 * width) & (along < 3.5 * width)
+        if beyond.any() and not beside.any():
+            return True
+    return False
+
+
 def _straddling_chains(
     tiles: list[TileReading],
     lone: npt.NDArray[np.bool_],
@@ -491,10 +541,9 @@ def _straddling_chains(
 ) -> npt.NDArray[np.bool_]:
     """Per tile: is it one of a chain of tiles read across successive seams of a line? The
     halves either side of a seam match, so each such tile is a double, lengthwise, end to
-    end with the next: a chain of two or more doubles from a lone square beyond one end of
-    the chain to an ``open`` end beyond the other (free face, or the table: the line turned
-    there, and the tile at the turn lies across the chain's first square; see
-    :func:`_lone_ends`)."""
+    end with the next: a chain of doubles from a lone square beyond one end of the chain to
+    an ``open`` end beyond the other (free face, or the table: the line turned there, and
+    the tile at the turn lies across the chain's first square; see :func:`_lone_ends`)."""
     n = len(tiles)
     marked = np.zeros(n, dtype=np.bool_)
     half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)
@@ -517,6 +566,8 @@ def _straddling_chains(
     for i in np.flatnonzero(double & lone.any(axis=1)).tolist():
         end = 0 if lone[i, 1] else 1  # walk away from the lone square
         chain, at = [i], beyond(i, end)
+        if open_end[i, end]:
+            marked[i] = True  # a chain of one: the table (a turn) beyond its other end
         while at is not None and at[0] not in chain:
             j, far = at
             chain.append(j)
