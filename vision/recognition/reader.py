@@ -592,12 +592,16 @@ def _unstraddled(
     lone, free, table = _lone_ends(crop, threshold, tiles, width)
     both = (lone[:, 0] & free[:, 1]) | (lone[:, 1] & free[:, 0])
     both |= _straddling_chains(tiles, lone, free | table, width)
-    if not both.any():
+    # a double with free face beyond both ends: read again too, but replaced only by two
+    # tiles (a double lengthwise between two tiles unread reads the same way)
+    double = np.array([t.halves[0].pips == t.halves[1].pips for t in tiles])
+    pair = double & free[:, 0] & free[:, 1] & ~both
+    if not (both | pair).any():
         return tiles
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
-    out = [t for t, off in zip(tiles, both, strict=True) if not off]
+    out = [t for t, off in zip(tiles, both | pair, strict=True) if not off]
     again: list[TileReading] = []
-    for t in (t for t, off in zip(tiles, both, strict=True) if off):
+    for t, two in ((t, bool(q)) for t, off, q in zip(tiles, both | pair, pair, strict=True) if off):
         (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
         d = math.hypot(bx - ax, by - ay)
         if d <= 0:
@@ -613,6 +617,9 @@ def _unstraddled(
         read = [
             r for r in got if not any(_clash(p, r, k, width, p.look_overlap_max_rel) for k in out)
         ]
+        if two and len(read) < 2:
+            out.append(t)
+            continue
         again += read
         # kept where neither place reads, unless a tile of its chain read again lies there
         if not read and not any(
