@@ -138,3 +138,11 @@ def test_a_double_read_across_a_seam_in_focus_is_read_again() -> None:
     missed, false = sweep_misses(276, seed=3)
     assert false == 0
     assert not {"5-4", "2-0", "0-5"} & set(missed)
+
+
+def test_the_squares_beyond_a_tile_read_across_a_seam_are_a_scene_tile_apart() -> None:
+    """Seed 2, 720p in focus (blue, cream tiles): a 6-6 read across the seam 6-1 | 5-6 at
+    25 px (tiles are 22.5 px), the 1 half a lone square beyond one end. The square beyond
+    its other end, laid out at its own 25 px, reached into the 5-4 read beyond the free 5
+    half and was not free; at the scene's width it is."""
+    assert sweep_misses(365, seed=2) == ([], 0)

@@ -452,7 +452,10 @@ def _lone_ends(
     poly = np.array([t.corners for t in tiles], dtype=np.float64)  # (T, 4, 2)
     c = poly.mean(axis=1)
     half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)
-    u = half[:, 1] - half[:, 0]  # along, one tile width long
+    # along, one scene tile width long (a tile read across a seam may be read at another
+    # scale; its centre lies on the seam all the same)
+    u = half[:, 1] - half[:, 0]
+    u *= width / np.maximum(np.hypot(u[:, 0], u[:, 1]), 1e-9)[:, None]
     v = np.column_stack([-u[:, 1], u[:, 0]])
     g = np.linspace(-0.35, 0.35, 5)
     ga, gb = (m.ravel() for m in np.meshgrid(g, g))
