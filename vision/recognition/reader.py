@@ -498,9 +498,9 @@ def _ends_closed(crop: U8, threshold: int, tiles: list[TileReading], t: TileRead
 
 
 def _blank_room(crop: U8, threshold: int, tiles: list[TileReading], width: float) -> bool:
-    """Whether a square of face 0.8 of a tile width across lies outside every
-    tile (on a grid a quarter of a tile width apart: the rims and visible sides of tiles
-    read are narrower, and erode away)."""
+    """Whether a square of face 0.8 of a tile width across lies outside every tile (on a
+    grid a quarter of a tile width apart: the rims and visible sides of the tiles read are
+    narrower, and erode away)."""
     if not tiles or width <= 0:
         return False
     step = max(1, int(width / 4))
@@ -584,12 +584,15 @@ def _straddling_chains(
 def _unstraddled(
     p: RecognitionParams, crop: U8, threshold: int, tiles: list[TileReading], width: float
 ) -> list[TileReading]:
-    """``tiles`` with each tile that has a lone square of face beyond one end and free face
-    beyond the other (see :func:`_lone_ends`) read again half a tile either way. Where bars
-    and seams are equally faint (white tiles, a deblurred frame), a tile can be read across a
-    seam, one half of each of two touching tiles; the two read in its place replace it
-    (either one, if the other does not read). Its neighbour beyond the lone square has that
-    lone square too, but a tile read (or the table) beyond its other end."""
+    """``tiles`` with each tile read across a seam read again a scene tile width either way
+    of it. Where bars and seams are equally faint (white tiles, a deblurred frame), a tile
+    can be read across a seam, one half of each of two touching tiles; the two read in its
+    place replace it (either one, if the other does not read). Such a tile is one with a
+    lone square of face beyond one end and free face beyond the other (see
+    :func:`_lone_ends`; its neighbour beyond the lone square has that lone square too, but a
+    tile read or the table beyond its other end), or one of a chain of doubles (see
+    :func:`_straddling_chains`). A double with free face beyond both ends is replaced only
+    where both tiles read."""
     if not tiles or width <= 0:
         return tiles
     lone, free, table = _lone_ends(crop, threshold, tiles, width)
