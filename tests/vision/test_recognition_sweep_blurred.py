@@ -1,7 +1,7 @@
-"""Blurred scenes of the rendered still sweeps (``fixture render-stills --count 600``, seed 1,
-a few of seeds 2 and 3; blur 1.0-1.5 px, read deconvolved) whose tiles were missed,
-miscounted or read across a seam. Each scene is rendered again exactly as the sweep drew it;
-the expected pips are what the renderer drew, never a reading.
+"""Scenes of the rendered still sweeps (``fixture render-stills --count 600``, seed 1, a few
+of seeds 2 and 3), mostly blurred 1.0-1.5 px and read deconvolved, some at 720p in focus,
+whose tiles were missed, miscounted or read across a seam. Each scene is rendered again
+exactly as the sweep drew it; the expected pips are what the renderer drew, never a reading.
 """
 
 from __future__ import annotations
