@@ -146,3 +146,14 @@ def test_the_squares_beyond_a_tile_read_across_a_seam_are_a_scene_tile_apart() -
     its other end, laid out at its own 25 px, reached into the 5-4 read beyond the free 5
     half and was not free; at the scene's width it is."""
     assert sweep_misses(365, seed=2) == ([], 0)
+
+
+@pytest.mark.parametrize("index", [91, 403])
+def test_a_double_the_deconvolved_reading_leaves_out_joins_from_the_frame_as_it_was(
+    index: int,
+) -> None:
+    """Seed 2, blur 1.0-1.5: a crosswise 4-4 squeezed between two tiles of a line of thick
+    tiles, a 5-5 among revealed tiles. Bars came back deconvolved, so the frame as it was
+    was not read; where pips are left unread it is now, and a tile it reads there joins
+    (clear of every tile kept, a tile kept or the table beyond each of its ends)."""
+    assert sweep_misses(index, seed=2) == ([], 0)

@@ -159,6 +159,17 @@ def identify(
                     or (_pips(t) == 0 and _bar_seen(p, crop, t) and _bar_seen(p, sharp, t))
                 )
             ]
+        elif len(_unexplained(np.vstack([first[2], again[2]]), tiles)) >= 2:
+            # pips left unread deconvolved: a tile the frame as it was reads there joins, as
+            # above (a crosswise double squeezed between tiles read a pixel long)
+            plain, _ = _read_rest(p, crop, threshold, first)
+            tiles += [
+                t
+                for t in plain
+                if _pips(t) > 0
+                and not any(_clash(p, t, k, _tile_width(t), p.look_overlap_max_rel) for k in tiles)
+                and _ends_closed(sharp, threshold, tiles, t)
+            ]
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
     if polygon is not None:
