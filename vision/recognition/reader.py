@@ -145,31 +145,25 @@ def identify(
             if len(_unexplained(spots, plain)) < len(_unexplained(spots, tiles)):
                 tiles, width = plain, plain_width
             # what the other reading adds, clear of every tile kept: any tile read in the
-            # deconvolved frame (its seams are seams); from the frame as it was, a tile with
-            # a tile kept or the table beyond each end (one read across a seam between two
-            # tiles missed has their other halves beyond it), and a double blank with its bar
-            # seen in both crops (a double blank explains no pip: the count is blind to it)
-            kept_first = tiles is deblurred
-            tiles += [
+            # deconvolved frame (its seams are seams), from the frame as it was the tiles
+            # that join (see _joining), and a double blank with its bar seen in both crops (a
+            # double blank explains no pip: the count is blind to it)
+            other = deblurred if tiles is plain else plain
+            clear = [t for t in other if not _clashes(p, t, tiles)]
+            blanks = [
                 t
-                for t in (plain if kept_first else deblurred)
-                if not any(_clash(p, t, k, _tile_width(t), p.look_overlap_max_rel) for k in tiles)
-                and (
-                    (_pips(t) > 0 and (not kept_first or _ends_closed(sharp, threshold, tiles, t)))
-                    or (_pips(t) == 0 and _bar_seen(p, crop, t) and _bar_seen(p, sharp, t))
-                )
+                for t in clear
+                if _pips(t) == 0 and _bar_seen(p, crop, t) and _bar_seen(p, sharp, t)
             ]
+            if tiles is plain:
+                tiles += [t for t in clear if _pips(t) > 0] + blanks
+            else:
+                tiles += _joining(p, sharp, threshold, tiles, plain) + blanks
         elif len(_unexplained(np.vstack([first[2], again[2]]), tiles)) >= 2:
-            # pips left unread deconvolved: a tile the frame as it was reads there joins, as
-            # above (a crosswise double squeezed between tiles read a pixel long)
+            # pips left unread deconvolved: the tiles the frame as it was reads there join
+            # (a crosswise double squeezed between tiles read a pixel long)
             plain, _ = _read_rest(p, crop, threshold, first)
-            tiles += [
-                t
-                for t in plain
-                if _pips(t) > 0
-                and not any(_clash(p, t, k, _tile_width(t), p.look_overlap_max_rel) for k in tiles)
-                and _ends_closed(sharp, threshold, tiles, t)
-            ]
+            tiles += _joining(p, sharp, threshold, tiles, plain)
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
     if polygon is not None:
@@ -499,6 +493,28 @@ def _lone_ends(
     lone = free & ((taken[..., 1] >= 0.5) | (faced[..., 1] <= 0.3))
     lone &= np.maximum(faced[..., 2], faced[..., 3]) <= 0.3
     return lone, free, faced[..., 0] <= 0.3
+
+
+def _clashes(p: RecognitionParams, t: TileReading, tiles: list[TileReading]) -> bool:
+    return any(_clash(p, t, k, _tile_width(t), p.look_overlap_max_rel) for k in tiles)
+
+
+def _joining(
+    p: RecognitionParams,
+    sharp: U8,
+    threshold: int,
+    tiles: list[TileReading],
+    plain: list[TileReading],
+) -> list[TileReading]:
+    """The tiles of ``plain`` (the frame as it was read) that join ``tiles`` read deconvolved
+    (``sharp``): with pips, clear of every tile of ``tiles``, and a tile of them or the
+    table beyond each end (one read across a seam between two tiles missed has their other
+    halves beyond it, free)."""
+    return [
+        t
+        for t in plain
+        if _pips(t) > 0 and not _clashes(p, t, tiles) and _ends_closed(sharp, threshold, tiles, t)
+    ]
 
 
 def _ends_closed(crop: U8, threshold: int, tiles: list[TileReading], t: TileReading) -> bool:
