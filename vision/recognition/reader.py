@@ -203,8 +203,9 @@ def _read_rest(
         other = _read_rest_at(
             p, crop, threshold, tiles=tiles, width=other_width, spots=spots, blanks=blurred
         )
-        if len(_unexplained(spots, other)) < left:
-            best, best_width, left = other, other_width, len(_unexplained(spots, other))
+        other_left = len(_unexplained(spots, other))
+        if other_left < left:
+            best, best_width, left = other, other_width, other_left
     return best, best_width
 
 
