@@ -609,6 +609,25 @@ def _straddling_chains(
     return marked
 
 
+def _aligned(crop: U8, t: TileReading, width: float) -> TileReading:
+    """``t`` turned to the strongest edges around it (a tile and its line's neighbours),
+    when they differ by a little: a tile proposed by a short straight seam, a pixel wide, can
+    lie square to the pixel grid while its line is a few degrees off it."""
+    cx, cy = t.center
+    r = int(1.5 * width) + 1
+    hh, ww = crop.shape
+    x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
+    patch = crop[y0 : min(hh, int(cy) + r + 1), x0 : min(ww, int(cx) + r + 1)]
+    if min(patch.shape) < r:
+        return t
+    (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
+    turn = (dominant_angle(patch) - math.atan2(by - ay, bx - ax)) % (math.pi / 2)
+    turn = turn - math.pi / 2 if turn > math.pi / 4 else turn
+    if not math.radians(0.5) <= abs(turn) <= math.radians(12):
+        return t
+    return _rotated(t, turn)
+
+
 def _unstraddled(
     p: RecognitionParams, crop: U8, threshold: int, tiles: list[TileReading], width: float
 ) -> list[TileReading]:
@@ -623,20 +642,24 @@ def _unstraddled(
     where both tiles read."""
     if not tiles or width <= 0:
         return tiles
-    lone, free, table = _lone_ends(crop, threshold, tiles, width)
+    double = np.array([t.halves[0].pips == t.halves[1].pips for t in tiles])
+    # a tile read across a seam is a double: it is looked at along its line's edges
+    axed = [_aligned(crop, t, width) if d else t for t, d in zip(tiles, double, strict=True)]
+    lone, free, table = _lone_ends(crop, threshold, axed, width)
     both = (lone[:, 0] & free[:, 1]) | (lone[:, 1] & free[:, 0])
-    both |= _straddling_chains(tiles, lone, free | table, width)
+    both |= _straddling_chains(axed, lone, free | table, width)
     # a double with free face beyond both ends: read again too, but replaced only by two
     # tiles (a double lengthwise between two tiles unread reads the same way)
-    double = np.array([t.halves[0].pips == t.halves[1].pips for t in tiles])
     pair = double & free[:, 0] & free[:, 1] & ~both
     if not (both | pair).any():
         return tiles
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
     out = [t for t, off in zip(tiles, both | pair, strict=True) if not off]
     again: list[TileReading] = []
-    for t, two in ((t, bool(q)) for t, off, q in zip(tiles, both | pair, pair, strict=True) if off):
-        (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
+    for t, ta, two in (
+        (t, ta, bool(q)) for t, ta, off, q in zip(tiles, axed, both | pair, pair, strict=True) if off
+    ):
+        (ax, ay), (bx, by) = ta.halves[0].center, ta.halves[1].center
         d = math.hypot(bx - ax, by - ay)
         if d <= 0:
             out.append(t)
@@ -1123,6 +1146,22 @@ def _scaled(t: TileReading, k: float) -> TileReading:
     halves = tuple(
         HalfReading((h.center[0] * k, h.center[1] * k), h.pips, h.confidence) for h in t.halves
     )
+    return TileReading((c[0], c[1], c[2], c[3]), (halves[0], halves[1]), t.confidence)
+
+
+def _rotated(t: TileReading, angle: float) -> TileReading:
+    """``t`` turned by ``angle`` (radians) about its centre."""
+    if angle == 0:
+        return t
+    ca, sa = math.cos(angle), math.sin(angle)
+    ox, oy = t.center
+
+    def turn(pt: Point) -> Point:
+        dx, dy = pt[0] - ox, pt[1] - oy
+        return (ox + ca * dx - sa * dy, oy + sa * dx + ca * dy)
+
+    c = tuple(turn(q) for q in t.corners)
+    halves = tuple(HalfReading(turn(h.center), h.pips, h.confidence) for h in t.halves)
     return TileReading((c[0], c[1], c[2], c[3]), (halves[0], halves[1]), t.confidence)
 
 
