@@ -656,25 +656,34 @@ def _unstraddled(
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
     out = [t for t, off in zip(tiles, both | pair, strict=True) if not off]
     again: list[TileReading] = []
-    for t, ta, two in (
-        (t, ta, bool(q)) for t, ta, off, q in zip(tiles, axed, both | pair, pair, strict=True) if off
-    ):
-        (ax, ay), (bx, by) = ta.halves[0].center, ta.halves[1].center
+
+    def either_side(t: TileReading) -> tuple[list[TileReading], list[TileReading]]:
+        """What reads a scene tile width either way of ``t`` along its axis (its centre lies
+        on the seam whatever its size: a look at another scale reads it smaller), and of
+        that what clashes with no tile kept."""
+        (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
         d = math.hypot(bx - ax, by - ay)
         if d <= 0:
-            out.append(t)
-            continue
-        # its centre lies on the seam whatever its size (a look at another scale reads it
-        # smaller): the two tiles lie a scene's tile width either way
+            return [], []
         ux, uy = (bx - ax) / d, (by - ay) / d
         (cx, cy), shifts = t.center, (-width, width)
         poses = [TilePose((cx + s * ux, cy + s * uy), (ux, uy), 0.0) for s in shifts]
         places = [_pose_proposal(pose, 0.0, 0.0, width) for pose in poses]
         got = _read_places(p, crop, labels, blobs, places, width=width)
-        read = [
+        return got, [
             r for r in got if not any(_clash(p, r, k, width, p.look_overlap_max_rel) for k in out)
         ]
-        if two and len(read) < 2:
+
+    for t, ta, off, two in zip(tiles, axed, both | pair, pair, strict=True):
+        if not off:
+            continue
+        # along the line's edges and along its own axis (a pixel or a degree decides whether
+        # a blurred half reads): the one that reads more, then more surely
+        got, read = max(
+            (either_side(a) for a in ((ta, t) if ta is not t else (t,))),
+            key=lambda g: (len(g[1]), sum(r.confidence for r in g[1])),
+        )
+        if bool(two) and len(read) < 2:
             out.append(t)
             continue
         again += read
