@@ -157,3 +157,16 @@ def test_a_double_the_deconvolved_reading_leaves_out_joins_from_the_frame_as_it_
     was not read; where pips are left unread it is now, and a tile it reads there joins
     (clear of every tile kept, a tile kept or the table beyond each of its ends)."""
     assert sweep_misses(index, seed=2) == ([], 0)
+
+
+@pytest.mark.parametrize(("seed", "index"), [(4, 358), (3, 281)])
+def test_a_tile_read_across_a_seam_square_to_the_pixels_is_read_along_its_line(
+    seed: int, index: int
+) -> None:
+    """Seed 4, 720p in focus, a line 6 degrees off the pixel rows: a one-pixel seam read as
+    a bar proposed a 2-2 across 6-2 | 2-1 lying square to the pixel grid. The squares beyond
+    its ends, and the places either side of the seam, were laid along that axis: they
+    missed the line's faces, and neither tile read. Along the line's edges both do. Seed 3,
+    900p, blur 1.0: there the tile's own axis reads a 6-0 and the edges' does not (a pixel
+    decides a blurred half), so both are tried."""
+    assert sweep_misses(index, seed=seed) == ([], 0)
