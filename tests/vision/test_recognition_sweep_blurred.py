@@ -170,3 +170,26 @@ def test_a_tile_read_across_a_seam_square_to_the_pixels_is_read_along_its_line(
     900p, blur 1.0: there the tile's own axis reads a 6-0 and the edges' does not (a pixel
     decides a blurred half), so both are tried."""
     assert sweep_misses(index, seed=seed) == ([], 0)
+
+
+@pytest.mark.parametrize(("seed", "index"), [(5, 527), (2, 38)])
+def test_tiles_side_by_side_a_few_pixels_apart_are_placed_by_their_outlines(
+    seed: int, index: int
+) -> None:
+    """Blur 1.5, 720p: two revealed tiles side by side, 5 px apart, no bar seen. Closing up
+    the pips closed the gap between them too, and a face two tiles square is no tile; with
+    only the faces' holes filled both are placed (a 5-4 and a 5-5; a 5-5 in seed 2)."""
+    assert sweep_misses(index, seed=seed) == ([], 0)
+
+
+@pytest.mark.parametrize(("seed", "index"), [(5, 368), (4, 222), (1, 193)])
+def test_a_crosswise_double_with_its_line_unread_is_placed_before_a_start(
+    seed: int, index: int
+) -> None:
+    """Blur 1.5, 720p: crosswise doubles (a 0-0 and a 6-6 round a 6-0; a 4-4) in lines whose
+    bars did not come back. A start along the line, half on a double and half on its
+    neighbour, had taken each double's place; a place with the table beyond both ends and
+    along both sides now comes first. Seed 1's 0193 guards the order: such a place only
+    after the tiles with both long sides bordered (else a crosswise 6-6 placed at a width
+    a little too large took the 6-5 beside it)."""
+    assert sweep_misses(index, seed=seed) == ([], 0)

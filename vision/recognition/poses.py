@@ -67,6 +67,20 @@ def closed_faces(grey: U8, threshold: int, k: int) -> npt.NDArray[np.bool_]:
     return out
 
 
+def filled_faces(grey: U8, threshold: int) -> npt.NDArray[np.bool_]:
+    """The bright faces of ``grey`` (above ``threshold``) with their holes filled: every dark
+    region that does not touch the border (pips, bars; a gap between two tiles is open to
+    the table at its ends)."""
+    dark = (grey <= threshold).view(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=4)
+    x, y, w, h = (stats[:, i] for i in range(4))
+    hgt, wid = grey.shape
+    open_ = (x == 0) | (y == 0) | (x + w >= wid) | (y + h >= hgt)
+    open_[0] = False  # the faces
+    out: npt.NDArray[np.bool_] = ~open_[labels]
+    return out
+
+
 def fit_poses(
     grey: U8,
     *,
@@ -75,11 +89,15 @@ def fit_poses(
     occupied: npt.NDArray[np.bool_],
     angle: float,
     max_tiles: int,
+    closed: bool = True,
 ) -> list[TilePose]:
     """Rectangles ``width x 2 width`` placed on the bright faces of ``grey`` (see the module
     docstring), at most ``max_tiles``. ``occupied``: pixels of tiles already read (they count
     as borders, and new tiles may not overlap them). ``angle``: the tiles' edge direction
-    (radians, modulo a right angle), e.g. from :func:`dominant_angle`."""
+    (radians, modulo a right angle), e.g. from :func:`dominant_angle`. ``closed``: the faces
+    are closed up (see :func:`closed_faces`); else only their holes are filled (see
+    :func:`filled_faces`: tiles a few pixels apart stay apart, seams open to the table are
+    table)."""
     if width < 6 or grey.ndim != 2 or min(grey.shape) < 2 * width:
         return []
     ca, sa = math.cos(angle), math.sin(angle)
@@ -95,7 +113,9 @@ def fit_poses(
     ones = np.full(grey.shape, 255, np.uint8)
     valid = cv2.warpAffine(ones, m, dsize, flags=cv2.INTER_NEAREST, borderValue=0) > 0
     occ = cv2.warpAffine(occupied.view(np.uint8) * 255, m, dsize, flags=cv2.INTER_NEAREST) > 0
-    poses = _tile_frame(g, valid, occ, width=width, threshold=threshold, max_tiles=max_tiles)
+    poses = _tile_frame(
+        g, valid, occ, width=width, threshold=threshold, max_tiles=max_tiles, closed=closed
+    )
     inv = cv2.invertAffineTransform(m)
     out: list[TilePose] = []
     for (x, y), horizontal, score in poses:
@@ -144,6 +164,7 @@ def _tile_frame(
     width: float,
     threshold: int,
     max_tiles: int,
+    closed: bool = True,
 ) -> list[_Tile]:
     """Tiling of an axis-aligned frame: ``((cx, cy), horizontal, score)`` per tile.
 
@@ -152,8 +173,10 @@ def _tile_frame(
     line (a corner where the line turns, before the tile beside it is placed); of the few best
     such, the one after which the most face gets covered is taken (placing a corner tile the
     wrong way leaves a half on its own further along)."""
-    # pips, bars and seams closed up
-    covered = closed_faces(g, threshold, max(3, 2 * round(0.13 * width) + 1)) & valid
+    if closed:  # pips, bars and seams closed up
+        covered = closed_faces(g, threshold, max(3, 2 * round(0.13 * width) + 1)) & valid
+    else:
+        covered = filled_faces(g, threshold) & valid
     win = max(3, 2 * round(0.6 * width) + 1)
     ref = np.maximum(cv2.dilate(g, np.ones((win, win), np.uint8)).astype(np.float32), threshold)
     frame = _Frame(
@@ -171,6 +194,13 @@ def _tile_frame(
         _grow(frame, occ, out, max_tiles)
         if len(out) >= max_tiles:
             break
+        # before a start, a tile with the table beyond both ends and along a good share of
+        # both sides: a double laid crosswise in a line (its sides stand out of the line by
+        # half a tile each), which a start along the line, half on it, could take
+        crosswise = _places(frame, occ, side_min=0.3, count=1, loose=False, ends_min=0.9)
+        if crosswise:
+            _place(frame, occ, out, crosswise[0])
+            continue
         starts = _places_either(frame, occ, side_min=0.3, count=3)
         if not starts:
             break
@@ -214,7 +244,13 @@ def _places_either(
 
 
 def _places(
-    frame: _Frame, occ: npt.NDArray[np.bool_], *, side_min: float, count: int, loose: bool
+    frame: _Frame,
+    occ: npt.NDArray[np.bool_],
+    *,
+    side_min: float,
+    count: int,
+    loose: bool,
+    ends_min: float = 0.0,
 ) -> list[_Place]:
     """The best ``count`` allowed places of each orientation, best first. ``loose``: a place
     may overlap the tiles placed by up to ``LOOSE_OVERLAP`` of its area, and they border it
@@ -225,7 +261,12 @@ def _places(
         if not horizontal:
             maps = tuple(m.T for m in maps)  # type: ignore[assignment]
         score, pad = _place_scores(
-            *maps, frame=frame, side_min=side_min, horizontal=horizontal, loose=loose
+            *maps,
+            frame=frame,
+            side_min=side_min,
+            horizontal=horizontal,
+            loose=loose,
+            ends_min=ends_min,
         )
         if score is None:
             continue
@@ -269,9 +310,12 @@ def _place_scores(
     side_min: float,
     horizontal: bool,
     loose: bool,
+    ends_min: float = 0.0,
 ) -> tuple[F64 | None, int]:
     """``(score, pad)``: ``score[y - pad, x - pad]`` rates a tile lying along x with its
-    top-left corner at ``(x, y)`` (``-inf`` where it is not allowed); ``None`` if nowhere."""
+    top-left corner at ``(x, y)`` (``-inf`` where it is not allowed); ``None`` if nowhere.
+    ``ends_min``: how much of each end must border the table or a placed tile (the sides
+    then ``side_min`` each); else of one end 0.6, and of the sides ``side_min`` and 0.6."""
     hgt, wid = covered.shape
     width = frame.width
     s, length = frame.side, frame.length
@@ -323,8 +367,14 @@ def _place_scores(
         bottom = np.maximum(bottom, at(rows, s + o, margin))
         left = np.maximum(left, at(cols, margin, -band - o))
         right = np.maximum(right, at(cols, margin, length + o))
-    ok &= (np.minimum(top, bottom) >= side_min) & (np.maximum(top, bottom) >= 0.6)
-    ok &= np.maximum(left, right) >= 0.6
+    if ends_min > 0:
+        ok &= (np.minimum(top, bottom) >= side_min) & (np.minimum(left, right) >= ends_min)
+        # a crosswise double touches its line's tiles without a seam to place it by: its
+        # sides stand out of the line exactly where the table is just beside them
+        base = base + at(rows, -band, margin) + at(rows, s, margin)
+    else:
+        ok &= (np.minimum(top, bottom) >= side_min) & (np.maximum(top, bottom) >= 0.6)
+        ok &= np.maximum(left, right) >= 0.6
     if not ok.any():
         return None, pad
     out: F64 = np.where(ok, base, -np.inf)

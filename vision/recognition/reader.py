@@ -52,6 +52,7 @@ visible in a single frame): give ``region`` (the play area) to leave them out. I
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import math
 from collections.abc import Sequence
@@ -427,7 +428,8 @@ def _outline_tiles(
         part = crop[by0:by1, bx0:bx1]
         near = [t for t in tiles if bx0 <= t.center[0] < bx1 and by0 <= t.center[1] < by1]
         angle = _edge_angle(near) if near else dominant_angle(part)
-        poses = fit_poses(
+        fit = functools.partial(
+            fit_poses,
             part,
             width=width,
             threshold=threshold,
@@ -435,6 +437,9 @@ def _outline_tiles(
             angle=angle,
             max_tiles=2 * spots.shape[0] + 4,
         )
+        # closing up the pips closes a gap of a few pixels between two tiles too (revealed
+        # tiles side by side): where nothing fits, the faces with their holes filled
+        poses = fit() or fit(closed=False)
         proposals += [_pose_proposal(pose, bx0, by0, width) for pose in poses]
     return _read_places(p, crop, labels, blobs, proposals, width=width)
 
