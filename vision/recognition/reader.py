@@ -551,22 +551,28 @@ def _lengthwise_doubles(tiles: list[TileReading], width: float) -> bool:
     """Whether a double lies with no tile along its long sides but one beyond an end: one
     read across a seam of a line lies lengthwise in it (a double laid crosswise has the
     line's tiles along its sides)."""
-    if width <= 0:
+    if width <= 0 or len(tiles) < 2:
         return False
-    double = [t for t in tiles if t.halves[0].pips == t.halves[1].pips]
-    if not double or len(tiles) < 2:
-        return False
+    beside, beyond = _neighbours(tiles, width)
+    double = np.array([t.halves[0].pips == t.halves[1].pips for t in tiles])
+    return bool((double & beyond & ~beside).any())
+
+
+def _neighbours(
+    tiles: list[TileReading], width: float
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per tile: is another tile's centre beside it (along a long side), and beyond an end
+    (in line with it, within three and a half tile widths)."""
     centre = np.array([t.center for t in tiles], dtype=np.float64)
-    for d in double:
-        (ax, ay), (bx, by) = d.halves[0].center, d.halves[1].center
-        u = np.array([bx - ax, by - ay]) / max(math.hypot(bx - ax, by - ay), 1e-9)
-        rel = centre - np.array(d.center)
-        along, across = np.abs(rel @ u), np.abs(rel @ np.array([-u[1], u[0]]))
-        beside = (along < width) & (across > 0.5 * width) & (across < 2 * width)
-        beyond = (across < 0.5 * width) & (along > 0.5 * width) & (along < 3.5 * width)
-        if beyond.any() and not beside.any():
-            return True
-    return False
+    half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)
+    u = half[:, 1] - half[:, 0]
+    u /= np.maximum(np.hypot(u[:, 0], u[:, 1]), 1e-9)[:, None]
+    rel = centre[None, :, :] - centre[:, None, :]  # (tile, other, xy)
+    along = np.abs((rel * u[:, None, :]).sum(axis=-1))
+    across = np.abs(rel[..., 1] * u[:, None, 0] - rel[..., 0] * u[:, None, 1])
+    beside = (along < width) & (across > 0.5 * width) & (across < 2 * width)
+    beyond = (across < 0.5 * width) & (along > 0.5 * width) & (along < 3.5 * width)
+    return beside.any(axis=1), beyond.any(axis=1)
 
 
 def _straddling_chains(
@@ -579,7 +585,9 @@ def _straddling_chains(
     halves either side of a seam match, so each such tile is a double, lengthwise, end to
     end with the next: a chain of doubles from a lone square beyond one end of the chain to
     an ``open`` end beyond the other (free face, or the table: the line turned there, and
-    the tile at the turn lies across the chain's first square; see :func:`_lone_ends`)."""
+    the tile at the turn lies across the chain's first square; see :func:`_lone_ends`), or
+    of two doubles or more with an open end beyond each end of the chain (no line holds two
+    doubles end to end)."""
     n = len(tiles)
     marked = np.zeros(n, dtype=np.bool_)
     half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)
@@ -587,6 +595,7 @@ def _straddling_chains(
     axis = half[:, 1] - half[:, 0]  # towards the second half's end
     axis /= np.maximum(np.hypot(axis[:, 0], axis[:, 1]), 1e-9)[:, None]
     double = np.array([t.halves[0].pips == t.halves[1].pips for t in tiles])
+    flanked, _ = _neighbours(tiles, width)
 
     def beyond(i: int, end: int) -> tuple[int, int] | None:
         """The double end to end with tile ``i`` beyond its ``end``, and its far end (a
@@ -599,16 +608,23 @@ def _straddling_chains(
         j = int(near[0])
         return j, int(axis[j] @ step > 0)
 
-    for i in np.flatnonzero(double & lone.any(axis=1)).tolist():
-        end = 0 if lone[i, 1] else 1  # walk away from the lone square
+    for i in np.flatnonzero(double & open_end.any(axis=1)).tolist():
+        # walk away from the lone square, else from the open end
+        start_lone = bool(lone[i].any())
+        end = (0 if lone[i, 1] else 1) if start_lone else (0 if open_end[i, 1] else 1)
         chain, at = [i], beyond(i, end)
-        if open_end[i, end]:
+        if start_lone and open_end[i, end]:
             marked[i] = True  # a chain of one: the table (a turn) beyond its other end
         while at is not None and at[0] not in chain:
             j, far = at
             chain.append(j)
             if open_end[j, far]:
-                marked[chain] = True
+                # from a lone square; or two doubles or more end to end, lengthwise (no
+                # tile beside them), which no line holds: a double's neighbour along it
+                # is no double, each tile being unique (crosswise doubles either side of
+                # a turn may lie end to end, with their lines' tiles beside them)
+                if start_lone or (len(chain) >= 2 and not flanked[chain].any()):
+                    marked[chain] = True
                 break
             at = beyond(j, far)
     return marked
