@@ -139,7 +139,9 @@ def _assert_poses_match(poses: list[TilePose], tiles: list[Drawn], w: float) -> 
         assert any(all(_inside(h, t, w) for h in halves) for t in tiles), pose
 
 
-def _fit(grey: U8, w: float, occupied: npt.NDArray[np.bool_] | None = None) -> list[TilePose]:
+def _fit(
+    grey: U8, w: float, occupied: npt.NDArray[np.bool_] | None = None, *, closed: bool = True
+) -> list[TilePose]:
     if occupied is None:
         occupied = np.zeros(grey.shape, np.bool_)
     return fit_poses(
@@ -149,6 +151,7 @@ def _fit(grey: U8, w: float, occupied: npt.NDArray[np.bool_] | None = None) -> l
         occupied=occupied,
         angle=dominant_angle(grey),
         max_tiles=20,
+        closed=closed,
     )
 
 
@@ -348,16 +351,7 @@ def test_fit_poses_places_tiles_a_few_pixels_apart_on_the_faces_with_holes_fille
         for k, s in enumerate((-1.0, 1.0))
     ]
     grey = _draw(tiles, (400, 400), w, 1.5)
-    poses = fit_poses(
-        grey,
-        width=w,
-        threshold=(FACE + TABLE) // 2,
-        occupied=np.zeros(grey.shape, np.bool_),
-        angle=dominant_angle(grey),
-        max_tiles=20,
-        closed=False,
-    )
-    _assert_poses_match(poses, tiles, w)
+    _assert_poses_match(_fit(grey, w, closed=False), tiles, w)
 
 
 # -- 3: half_peaks ----------------------------------------------------------------------------
