@@ -167,6 +167,9 @@ class RecognitionParams:
     #: RMS error (in half-widths) of the pips against the fitted standard layout at which
     #: the layout factor of the confidence halves.
     layout_rms_soft: float = 0.12
+    #: How far (log ratio) a half's fitted pip spacing may lie from the typical one with no
+    #: penalty (every standard layout has the same spacing).
+    spacing_free_log: float = 0.25
     #: A place of the 3x3 pip grid without a counted pip but darker than this fraction of the
     #: face brightness is a pip that could not be counted (blur, glare, too small)...
     ghost_level: float = 0.8

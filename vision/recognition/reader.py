@@ -2306,10 +2306,18 @@ def _read_tiles(
     flat = [(pr, h) for pr, _, hs in read for h in hs]
     ghosts = iter(_count_ghosts(p, grey, blobs, flat, spacing=spacing))
     tiles: list[TileReading] = []
+    # the halves' own spacing is checked against the typical one where a few halves give it
+    typical_spacing = spacing if len(spacings) >= 3 else STANDARD_SPACING
     for pr, ratio, found in read:
         halves = [dataclasses.replace(h, ghosts=next(ghosts)) for h in found]
         tile = _score_tile(
-            p, pr, halves, ratio=ratio, typical_ratio=typical_ratio, ref_area=ref_area
+            p,
+            pr,
+            halves,
+            ratio=ratio,
+            typical_ratio=typical_ratio,
+            ref_area=ref_area,
+            spacing=typical_spacing,
         )
         if tile is not None:
             tiles.append(tile)
@@ -2540,10 +2548,17 @@ def _score_tile(
     ratio: float,
     typical_ratio: float,
     ref_area: float,
+    spacing: float = 0.0,
 ) -> TileReading | None:
     half_conf: list[float] = []
     for h in halves:
         layout = 1.0 / (1.0 + (h.rms / p.layout_rms_soft) ** 2)
+        if h.spacing > 0 and spacing > 0:
+            # every standard layout has the same spacing: pips that fit one at a spacing far
+            # from it are part of a layout seen through a half placed off its tile (the
+            # centre and a corner pip of a 3 fit a 2 at half the spacing)
+            off = max(0.0, abs(math.log(h.spacing / spacing)) - p.spacing_free_log)
+            layout /= 1.0 + (off / 0.1) ** 2
         clean = 1.0 - 0.5 * h.dirt / p.face_max_dirt if p.face_max_dirt > 0 else 1.0
         size = 1.0
         if h.pip_areas and ref_area > 0:
