@@ -162,3 +162,25 @@ def test_a_chain_of_tiles_read_across_successive_seams_is_read_again() -> None:
     # the same two tiles with a 1-2 between them are no chain: a line's seams match
     broken = [chain[0], _tile(60 + 6 * s, (1, 2), 0.9, float(s), 150.0)]
     assert _unstraddled(p, grey, threshold, [right[0], *broken], float(s)) == [right[0], *broken]
+
+
+def test_two_doubles_end_to_end_with_free_face_beyond_both_are_read_again() -> None:
+    # the chain above with nothing else read: beyond each of its ends a half of a tile
+    # missed and then more face, so no lone square anywhere. No line holds two doubles end
+    # to end, lengthwise: the chain is read again all the same
+    p = RecognitionParams()
+    line = [(6, 4), (4, 0), (0, 2), (2, 6), (6, 2)]
+    s = 30
+    grey = _darkest_channel(p, _line(line, s=s, seam=50.0, seed=4))
+    threshold = _white_threshold(p, grey)
+    right = [_tile(60 + s + 2 * s * k, line[k], 0.9, float(s), 150.0) for k in range(5)]
+    chain = [_tile(60 + 4 * s, (0, 0), 0.9, float(s), 150.0)]
+    chain.append(_tile(60 + 6 * s, (2, 2), 0.9, float(s), 150.0))
+    lone, free, _ = _lone_ends(grey, threshold, chain, float(s))
+    assert not lone.any()
+    assert free.tolist() == [[True, False], [False, True]]
+    again = _unstraddled(p, grey, threshold, chain, float(s))
+    read = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in again)
+    want = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in right[1:4])
+    assert [pips for _, pips in read] == [pips for _, pips in want]
+    assert all(abs(a - b) <= 0.15 * s for (a, _), (b, _) in zip(read, want, strict=True))
