@@ -18,7 +18,12 @@ an end. Among the rectangles allowed, the one whose ends are darkest (seams, tab
 bands where no pip can lie (beside the ends and the bar) are brightest wins, at whole pixels in
 a frame turned so the tiles' edges run along its axes. Where a line turns, no rectangle may
 have both long sides bordered yet: then a few with one side half on a face are tried, and the
-one after which the most face gets covered is kept. Pure functions over arrays.
+one after which the most face gets covered is kept. Before those, a rectangle with the table
+beyond both ends and along a good share of both sides is taken: a double laid crosswise,
+whose sides stand out of its line by half a tile each. Where no rectangle fits at all, the
+faces with only their holes filled may be tiled instead (:func:`filled_faces`: closing up the
+pips also closes a gap of a few pixels between two tiles side by side). Pure functions over
+arrays.
 """
 
 from __future__ import annotations
