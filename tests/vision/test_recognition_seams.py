@@ -92,6 +92,15 @@ def test_a_tile_across_two_tiles_gives_way_to_them() -> None:
     assert [(t.halves[0].pips, t.halves[1].pips) for t in kept] == [(0, 0)]
 
 
+def _assert_read_as(again: list[TileReading], want: list[TileReading], s: int) -> None:
+    """``again`` holds the tiles of ``want`` (same pips, in the same order along the line,
+    each within 0.15 of a tile width of its place)."""
+    read = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in again)
+    expected = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in want)
+    assert [pips for _, pips in read] == [pips for _, pips in expected]
+    assert all(abs(a - b) <= 0.15 * s for (a, _), (b, _) in zip(read, expected, strict=True))
+
+
 def test_a_tile_read_across_a_seam_leaves_a_lone_square_beyond_both_ends() -> None:
     p = RecognitionParams()
     line = [(6, 4), (4, 0), (0, 2), (2, 6)]
@@ -112,10 +121,7 @@ def test_a_tile_read_across_a_seam_leaves_a_lone_square_beyond_both_ends() -> No
     assert lone.tolist() == [[False, True], [True, True], [True, False]]
     # read again half a tile either way: the two tiles it was read from
     again = _unstraddled(p, grey, threshold, [right[0], across, right[3]], float(s))
-    read = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in again)
-    want = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in right)
-    assert [pips for _, pips in read] == [pips for _, pips in want]
-    assert all(abs(a - b) <= 0.15 * s for (a, _), (b, _) in zip(read, want, strict=True))
+    _assert_read_as(again, right, s)
 
 
 def test_a_tile_read_across_a_seam_with_the_line_unread_beyond_it_is_read_again() -> None:
@@ -132,10 +138,7 @@ def test_a_tile_read_across_a_seam_with_the_line_unread_beyond_it_is_read_again(
     assert lone.tolist() == [[False, True], [True, False]]
     assert free.tolist() == [[False, True], [True, True]]
     again = _unstraddled(p, grey, threshold, [right[0], across], float(s))
-    read = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in again)
-    want = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in right[:3])
-    assert [pips for _, pips in read] == [pips for _, pips in want]
-    assert all(abs(a - b) <= 0.15 * s for (a, _), (b, _) in zip(read, want, strict=True))
+    _assert_read_as(again, right[:3], s)
 
 
 def test_a_chain_of_tiles_read_across_successive_seams_is_read_again() -> None:
@@ -155,10 +158,7 @@ def test_a_chain_of_tiles_read_across_successive_seams_is_read_again() -> None:
     assert lone.tolist() == [[False, True], [True, False], [False, False]]
     assert free.tolist() == [[False, True], [True, False], [False, True]]
     again = _unstraddled(p, grey, threshold, [right[0], *chain], float(s))
-    read = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in again)
-    want = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in right[:4])
-    assert [pips for _, pips in read] == [pips for _, pips in want]
-    assert all(abs(a - b) <= 0.15 * s for (a, _), (b, _) in zip(read, want, strict=True))
+    _assert_read_as(again, right[:4], s)
     # the same two tiles with a 1-2 between them are no chain: a line's seams match
     broken = [chain[0], _tile(60 + 6 * s, (1, 2), 0.9, float(s), 150.0)]
     assert _unstraddled(p, grey, threshold, [right[0], *broken], float(s)) == [right[0], *broken]
@@ -180,7 +180,4 @@ def test_two_doubles_end_to_end_with_free_face_beyond_both_are_read_again() -> N
     assert not lone.any()
     assert free.tolist() == [[True, False], [False, True]]
     again = _unstraddled(p, grey, threshold, chain, float(s))
-    read = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in again)
-    want = sorted((round(t.center[0]), tuple(sorted(t.pips))) for t in right[1:4])
-    assert [pips for _, pips in read] == [pips for _, pips in want]
-    assert all(abs(a - b) <= 0.15 * s for (a, _), (b, _) in zip(read, want, strict=True))
+    _assert_read_as(again, right[1:4], s)
