@@ -92,6 +92,20 @@ def test_a_tile_across_two_tiles_gives_way_to_them() -> None:
     assert [(t.halves[0].pips, t.halves[1].pips) for t in kept] == [(0, 0)]
 
 
+_S = 30  # tile width of the drawn lines below, px
+
+
+def _drawn_line(
+    line: list[tuple[int, int]], *, seed: int
+) -> tuple[RecognitionParams, U8, int, list[TileReading]]:
+    """A drawn line (see :func:`_line`, seams as dark as the bars): the parameters, the
+    frame's darkest channel and face threshold, and the line's tiles as read right."""
+    p = RecognitionParams()
+    grey = _darkest_channel(p, _line(line, s=_S, seam=50.0, seed=seed))
+    right = [_tile(60 + _S * (2 * k + 1), ab, 0.9, float(_S), 150.0) for k, ab in enumerate(line)]
+    return p, grey, _white_threshold(p, grey), right
+
+
 def _assert_read_as(again: list[TileReading], want: list[TileReading], s: int) -> None:
     """``again`` holds the tiles of ``want`` (same pips, in the same order along the line,
     each within 0.15 of a tile width of its place)."""
@@ -102,12 +116,8 @@ def _assert_read_as(again: list[TileReading], want: list[TileReading], s: int) -
 
 
 def test_a_tile_read_across_a_seam_leaves_a_lone_square_beyond_both_ends() -> None:
-    p = RecognitionParams()
-    line = [(6, 4), (4, 0), (0, 2), (2, 6)]
-    s = 30
-    grey = _darkest_channel(p, _line(line, s=s, seam=50.0, seed=1))
-    threshold = _white_threshold(p, grey)
-    right = [_tile(60 + s + 2 * s * k, line[k], 0.9, float(s), 150.0) for k in range(4)]
+    p, grey, threshold, right = _drawn_line([(6, 4), (4, 0), (0, 2), (2, 6)], seed=1)
+    s = _S
     lone, free, _ = _lone_ends(grey, threshold, right, float(s))
     assert not lone.any() and not free.any()
     # tiles 1 and 2 missed: no end of 0 and 3 is lone (a whole tile's face lies beyond each)
@@ -127,12 +137,8 @@ def test_a_tile_read_across_a_seam_leaves_a_lone_square_beyond_both_ends() -> No
 def test_a_tile_read_across_a_seam_with_the_line_unread_beyond_it_is_read_again() -> None:
     # the same with the tiles beyond the one read across unread: a lone square at one end,
     # free face at the other
-    p = RecognitionParams()
-    line = [(6, 4), (4, 0), (0, 2), (2, 6), (6, 2)]
-    s = 30
-    grey = _darkest_channel(p, _line(line, s=s, seam=50.0, seed=2))
-    threshold = _white_threshold(p, grey)
-    right = [_tile(60 + s + 2 * s * k, line[k], 0.9, float(s), 150.0) for k in range(5)]
+    p, grey, threshold, right = _drawn_line([(6, 4), (4, 0), (0, 2), (2, 6), (6, 2)], seed=2)
+    s = _S
     across = _tile(60 + 4 * s, (0, 0), 0.9, float(s), 150.0)
     lone, free, _ = _lone_ends(grey, threshold, [right[0], across], float(s))
     assert lone.tolist() == [[False, True], [True, False]]
@@ -146,12 +152,10 @@ def test_a_chain_of_tiles_read_across_successive_seams_is_read_again() -> None:
     # each is beyond the other's end, so neither has a lone square at one end and free face at
     # the other. The chain has: the halves either side of a seam match, so it is made of
     # doubles end to end, from a lone square to free face
-    p = RecognitionParams()
-    line = [(6, 4), (4, 0), (0, 2), (2, 6), (6, 2), (2, 4)]
-    s = 30
-    grey = _darkest_channel(p, _line(line, s=s, seam=50.0, seed=3))
-    threshold = _white_threshold(p, grey)
-    right = [_tile(60 + s + 2 * s * k, line[k], 0.9, float(s), 150.0) for k in range(6)]
+    p, grey, threshold, right = _drawn_line(
+        [(6, 4), (4, 0), (0, 2), (2, 6), (6, 2), (2, 4)], seed=3
+    )
+    s = _S
     chain = [_tile(60 + 4 * s, (0, 0), 0.9, float(s), 150.0)]
     chain.append(_tile(60 + 6 * s, (2, 2), 0.9, float(s), 150.0))
     lone, free, _ = _lone_ends(grey, threshold, [right[0], *chain], float(s))
@@ -168,12 +172,8 @@ def test_two_doubles_end_to_end_with_free_face_beyond_both_are_read_again() -> N
     # the chain above with nothing else read: beyond each of its ends a half of a tile
     # missed and then more face, so no lone square anywhere. No line holds two doubles end
     # to end, lengthwise: the chain is read again all the same
-    p = RecognitionParams()
-    line = [(6, 4), (4, 0), (0, 2), (2, 6), (6, 2)]
-    s = 30
-    grey = _darkest_channel(p, _line(line, s=s, seam=50.0, seed=4))
-    threshold = _white_threshold(p, grey)
-    right = [_tile(60 + s + 2 * s * k, line[k], 0.9, float(s), 150.0) for k in range(5)]
+    p, grey, threshold, right = _drawn_line([(6, 4), (4, 0), (0, 2), (2, 6), (6, 2)], seed=4)
+    s = _S
     chain = [_tile(60 + 4 * s, (0, 0), 0.9, float(s), 150.0)]
     chain.append(_tile(60 + 6 * s, (2, 2), 0.9, float(s), 150.0))
     lone, free, _ = _lone_ends(grey, threshold, chain, float(s))

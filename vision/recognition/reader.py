@@ -554,8 +554,21 @@ def _lengthwise_doubles(tiles: list[TileReading], width: float) -> bool:
     if width <= 0 or len(tiles) < 2:
         return False
     beside, beyond = _neighbours(tiles, width)
-    double = np.array([t.halves[0].pips == t.halves[1].pips for t in tiles])
-    return bool((double & beyond & ~beside).any())
+    return bool((_doubles(tiles) & beyond & ~beside).any())
+
+
+def _doubles(tiles: list[TileReading]) -> npt.NDArray[np.bool_]:
+    """Per tile: are both its halves alike?"""
+    return np.array([t.halves[0].pips == t.halves[1].pips for t in tiles], dtype=np.bool_)
+
+
+def _axes(tiles: list[TileReading]) -> tuple[F64, F64]:
+    """``(centre, axis)``, each ``(T, 2)``: per tile, its centre and the unit vector from its
+    first half's centre towards its second's."""
+    half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)
+    axis = half[:, 1] - half[:, 0]
+    axis /= np.maximum(np.hypot(axis[:, 0], axis[:, 1]), 1e-9)[:, None]
+    return half.mean(axis=1), axis
 
 
 def _neighbours(
@@ -563,10 +576,7 @@ def _neighbours(
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Per tile: is another tile's centre beside it (along a long side), and beyond an end
     (in line with it, within three and a half tile widths)."""
-    centre = np.array([t.center for t in tiles], dtype=np.float64)
-    half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)
-    u = half[:, 1] - half[:, 0]
-    u /= np.maximum(np.hypot(u[:, 0], u[:, 1]), 1e-9)[:, None]
+    centre, u = _axes(tiles)
     rel = centre[None, :, :] - centre[:, None, :]  # (tile, other, xy)
     along = np.abs((rel * u[:, None, :]).sum(axis=-1))
     across = np.abs(rel[..., 1] * u[:, None, 0] - rel[..., 0] * u[:, None, 1])
@@ -590,11 +600,8 @@ def _straddling_chains(
     doubles end to end)."""
     n = len(tiles)
     marked = np.zeros(n, dtype=np.bool_)
-    half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)
-    centre = half.mean(axis=1)
-    axis = half[:, 1] - half[:, 0]  # towards the second half's end
-    axis /= np.maximum(np.hypot(axis[:, 0], axis[:, 1]), 1e-9)[:, None]
-    double = np.array([t.halves[0].pips == t.halves[1].pips for t in tiles])
+    centre, axis = _axes(tiles)  # axis: towards the second half's end
+    double = _doubles(tiles)
     flanked, _ = _neighbours(tiles, width)
 
     def beyond(i: int, end: int) -> tuple[int, int] | None:
@@ -663,7 +670,7 @@ def _unstraddled(
     where both tiles read."""
     if not tiles or width <= 0:
         return tiles
-    double = np.array([t.halves[0].pips == t.halves[1].pips for t in tiles])
+    double = _doubles(tiles)
     # a tile read across a seam is a double: it is looked at along its line's edges
     axed = [_aligned(crop, t, width) if d else t for t, d in zip(tiles, double, strict=True)]
     lone, free, table = _lone_ends(crop, threshold, axed, width)
