@@ -2319,6 +2319,11 @@ class _Half:
     points: F64  # pip positions (half-square units), (n, 2)
     ghosts: int = 0  # pip-like dark spots on the layout grid that were not counted
 
+    def with_ghosts(self, ghosts: int) -> _Half:
+        # as dataclasses.replace, at a fraction of its cost (it ran for every half)
+        h = self
+        return _Half(h.center, h.pips, h.rms, h.dirt, h.pip_areas, h.spacing, h.points, ghosts)
+
 
 def _read_tiles(
     p: RecognitionParams,
@@ -2340,12 +2345,19 @@ def _read_tiles(
     ratios = np.array([pr.bar.length / pr.width for pr in proposals]) if proposals else np.zeros(0)
     typical_ratio = float(np.median(ratios)) if ratios.size else 0.0
     dirt = _face_dirt(p, labels, blobs, proposals)
+    centres, candidates = _half_pips(p, blobs, pip_ids, proposals)
     read: list[tuple[_Proposal, float, list[_Half]]] = []
     for k, (pr, ratio) in enumerate(zip(proposals, ratios.tolist(), strict=True)):
         halves: list[_Half] = []
-        for j, sign in enumerate((-1.0, 1.0)):
+        for j in range(2):
             half = _read_half(
-                p, blobs, pip_ids, ref_area=ref_area, pr=pr, sign=sign, dirt=float(dirt[k, j])
+                p,
+                blobs,
+                candidates[2 * k + j],
+                centre=centres[2 * k + j],
+                ref_area=ref_area,
+                pr=pr,
+                dirt=float(dirt[k, j]),
             )
             if half is None:
                 break
@@ -2360,7 +2372,7 @@ def _read_tiles(
     # the halves' own spacing is checked against the typical one where a few halves give it
     typical_spacing = spacing if len(spacings) >= 3 else STANDARD_SPACING
     for pr, ratio, found in read:
-        halves = [dataclasses.replace(h, ghosts=next(ghosts)) for h in found]
+        halves = [h.with_ghosts(next(ghosts)) for h in found]
         tile = _score_tile(
             p,
             pr,
@@ -2409,81 +2421,122 @@ def _reference_pip_area(
     return float(np.median(areas)) if areas.size else 0.0
 
 
+#: A pip candidate inside a half's square: label, area, and its centre in half-square units
+#: (along the tile, across it).
+_Candidate = tuple[int, float, float, float]
+
+
+def _half_pips(
+    p: RecognitionParams, blobs: _Blobs, pip_ids: I32, proposals: list[_Proposal]
+) -> tuple[list[Point], list[list[_Candidate]]]:
+    """Per half of each proposal (first the one at ``-along``, then ``+along``): its centre,
+    and the pip candidates whose centre lies in its square (in the order of ``pip_ids``).
+
+    All halves at once: one numpy pass over every candidate and half, instead of a few numpy
+    calls on a handful of pips per half."""
+    centres: list[Point] = []
+    frames: list[tuple[float, float, float, float, float, float]] = []
+    for pr in proposals:
+        half_len = pr.width * p.tile_aspect / 4  # half of the half's extent along the tile
+        half_wid = pr.width / 2
+        for sign in (-1.0, 1.0):
+            centres.append(
+                (
+                    pr.center[0] + sign * half_len * pr.along[0],
+                    pr.center[1] + sign * half_len * pr.along[1],
+                )
+            )
+            frames.append((half_len, half_wid, *pr.along, *pr.across))
+    found: list[list[_Candidate]] = [[] for _ in centres]
+    if not centres or pip_ids.size == 0:
+        return centres, found
+    c = np.array(centres)  # (H, 2)
+    f = np.array(frames)  # (H, 6)
+    dx = blobs.cx[pip_ids][None, :] - c[:, :1]  # (H, N)
+    dy = blobs.cy[pip_ids][None, :] - c[:, 1:]
+    a = (dx * f[:, 2:3] + dy * f[:, 3:4]) / f[:, :1]
+    b = (dx * f[:, 4:5] + dy * f[:, 5:6]) / f[:, 1:2]
+    lim = 1 - p.half_margin_rel
+    rows, cols = np.nonzero((np.abs(a) <= lim) & (np.abs(b) <= lim))
+    areas = blobs.area[pip_ids].astype(np.float64)
+    for half, lab, area, pa, pb in zip(
+        rows.tolist(),
+        pip_ids[cols].tolist(),
+        areas[cols].tolist(),
+        a[rows, cols].tolist(),
+        b[rows, cols].tolist(),
+        strict=True,
+    ):
+        found[half].append((lab, area, pa, pb))
+    return centres, found
+
+
 def _read_half(
     p: RecognitionParams,
     blobs: _Blobs,
-    pip_ids: I32,
+    found: list[_Candidate],
     *,
+    centre: Point,
     ref_area: float,
     pr: _Proposal,
-    sign: float,
     dirt: float,
 ) -> _Half | None:
+    """The half centred on ``centre`` with the pip candidates ``found`` in its square (see
+    :func:`_half_pips`). Plain Python: a half holds a handful of candidates."""
     if dirt > p.face_max_dirt:
         return None
-    half_len = pr.width * p.tile_aspect / 4  # half of the half's extent along the tile
+    half_len = pr.width * p.tile_aspect / 4
     half_wid = pr.width / 2
-    hc = (
-        pr.center[0] + sign * half_len * pr.along[0],
-        pr.center[1] + sign * half_len * pr.along[1],
-    )
-    # Pips: candidates whose centre lies in this half's square.
-    dx = blobs.cx[pip_ids] - hc[0]
-    dy = blobs.cy[pip_ids] - hc[1]
-    a = (dx * pr.along[0] + dy * pr.along[1]) / half_len
-    b = (dx * pr.across[0] + dy * pr.across[1]) / half_wid
-    lim = 1 - p.half_margin_rel
-    inside = (np.abs(a) <= lim) & (np.abs(b) <= lim)
-    ids = pip_ids[inside]
     w2 = pr.width * pr.width
-    areas = blobs.area[ids].astype(np.float64)
-    keep = areas <= p.pip_max_area_rel * w2 * (1.0 if ref_area <= 0 else 2.5)
-    keep &= areas >= p.pip_min_ref_ratio * ref_area
-    ids, areas = ids[keep], areas[keep]
-    pts_a, pts_b = a[inside][keep], b[inside][keep]
-    if ids.size > 1:
+    most = p.pip_max_area_rel * w2 * (1.0 if ref_area <= 0 else 2.5)
+    least = p.pip_min_ref_ratio * ref_area
+    pips = [c for c in found if least <= c[1] <= most]
+    if len(pips) > 1:
         # two candidates on one spot are one pip (pips of a layout lie at least 0.56 half
         # units apart): a ring of faint ringing round a deconvolved pip, carved into a piece,
-        # has its centre on the pip's
-        da, db = pts_a[:, None] - pts_a[None, :], pts_b[:, None] - pts_b[None, :]
-        near = da * da + db * db < 0.25**2
-        if np.count_nonzero(near) > ids.size:  # more than each candidate with itself
-            order = np.arange(ids.size)
-            larger = (areas[None, :] > areas[:, None]) | (
-                (areas[None, :] == areas[:, None]) & (order[None, :] < order[:, None])
-            )
-            single = ~(near & larger).any(axis=1)
-            ids, areas, pts_a, pts_b = ids[single], areas[single], pts_a[single], pts_b[single]
-    counts = np.ones(ids.size, dtype=np.int64)
+        # has its centre on the pip's. Of such a pair the larger stays (the first if equal).
+        dropped: set[int] = set()
+        for i, (_, area_i, ai, bi) in enumerate(pips):
+            for j in range(i + 1, len(pips)):
+                _, area_j, aj, bj = pips[j]
+                da, db = ai - aj, bi - bj
+                if da * da + db * db < 0.25**2:
+                    dropped.add(i if area_j > area_i else j)
+        pips = [c for i, c in enumerate(pips) if i not in dropped]
+    counts = [1] * len(pips)
     if ref_area > 0:
-        counts = np.maximum(1, np.rint(areas / ref_area)).astype(np.int64)
-        counts[areas < p.pip_merge_ratio * ref_area] = 1
-        # no standard layout has more than three pips in a row: a long run is at most three
-        # (the thin bridges between pips run together add area, not pips)
-        bw, bh = blobs.w[ids], blobs.h[ids]
-        run = np.maximum(bw, bh) >= 1.5 * np.minimum(bw, bh)
-        counts[run] = np.minimum(counts[run], 3)
-    n = int(counts.sum())
+        for i, (lab, area, _, _) in enumerate(pips):
+            if area >= p.pip_merge_ratio * ref_area:
+                # round() rounds half to even, as np.rint
+                counts[i] = max(1, round(area / ref_area))
+            # no standard layout has more than three pips in a row: a long run is at most
+            # three (the thin bridges between pips run together add area, not pips)
+            bw, bh = int(blobs.w[lab]), int(blobs.h[lab])
+            if max(bw, bh) >= 1.5 * min(bw, bh):
+                counts[i] = min(counts[i], 3)
+    n = sum(counts)
     if n > min(p.max_pips, MAX_LAYOUT):
         return None
-    points = np.column_stack([pts_a, pts_b])
-    if np.all(counts == 1):
+    points = np.array([(c[2], c[3]) for c in pips], dtype=np.float64).reshape(-1, 2)
+    areas = tuple(c[1] for c in pips)
+    if all(c == 1 for c in counts):
         rms, spacing = layout_fit(points)
-        return _Half(hc, n, rms, dirt, tuple(areas.tolist()), spacing, points)
+        return _Half(centre, n, rms, dirt, areas, spacing, points)
     # Touching pips in a row (small pips whose gap blurred shut): spread them along the
     # run's long side, so the layout is still checked and their places are not ghosts.
+    ids = [c[0] for c in pips]
     rows = _spread_runs(blobs, ids, counts, points, pr=pr, half_len=half_len, half_wid=half_wid)
     if rows is None:
-        return _Half(hc, n, p.layout_rms_soft, dirt, tuple(areas.tolist()), 0.0, points)
+        return _Half(centre, n, p.layout_rms_soft, dirt, areas, 0.0, points)
     rms, spacing = layout_fit(rows)
-    per_pip = tuple(a / c for a, c in zip(areas.tolist(), counts.tolist(), strict=True))
-    return _Half(hc, n, rms, dirt, per_pip, spacing, rows)
+    per_pip = tuple(a / c for a, c in zip(areas, counts, strict=True))
+    return _Half(centre, n, rms, dirt, per_pip, spacing, rows)
 
 
 def _spread_runs(
     blobs: _Blobs,
-    ids: I32,
-    counts: npt.NDArray[np.int64],
+    ids: list[int],
+    counts: list[int],
     points: F64,
     *,
     pr: _Proposal,
@@ -2494,7 +2547,7 @@ def _spread_runs(
     replaced by ``c`` points along its long side; ``None`` if a run is not clearly longer one
     way (pips run together diagonally)."""
     out: list[tuple[float, float]] = []
-    for k, c in enumerate(counts.tolist()):
+    for k, c in enumerate(counts):
         if c == 1:
             out.append((float(points[k, 0]), float(points[k, 1])))
             continue
