@@ -782,8 +782,8 @@ def _face_boxes(
     pad = round(0.5 * width) + 4
     boxes: list[tuple[int, int, int, int]] = []
     hgt, wid = crop.shape
-    xi = np.clip(spots[:, 0].astype(np.intp), 0, wid - 1)
-    yi = np.clip(spots[:, 1].astype(np.intp), 0, hgt - 1)
+    xi = _clamped(spots[:, 0].astype(np.intp), 0, wid - 1)
+    yi = _clamped(spots[:, 1].astype(np.intp), 0, hgt - 1)
     seeded = np.zeros(n, dtype=np.bool_)
     seeded[labels[yi, xi]] = True
     # a face with no spot at all is looked at only if it can hold a whole tile (a double
@@ -1003,6 +1003,12 @@ def _unexplained(spots: F64, tiles: list[TileReading]) -> F64:
         left &= spots[:, 2] >= 0.5 * float(np.median(spots[inside, 2]))
     out: F64 = spots[left]
     return out
+
+
+def _clamped(a: npt.NDArray[np.intp], lo: int, hi: int) -> npt.NDArray[np.intp]:
+    """``np.clip(a, lo, hi)`` for pixel indices: np.clip looks up the integer type's limits
+    on every call, which costs more than the clipping on the small arrays here."""
+    return np.minimum(np.maximum(a, lo), hi)
 
 
 def _near(width: float, scene: float, p: RecognitionParams) -> bool:
@@ -1595,16 +1601,16 @@ def _bar_span(
     hgt, wid = grey.shape
     # four lines along the bar: two on it (half a pixel each side), two beside it
     shifts = np.array([0.5, -0.5, off, -off])[:, None]
-    xs = np.clip(np.rint(centre[0] + shifts * nx + s * ax).astype(np.intp), 0, wid - 1)
-    ys = np.clip(np.rint(centre[1] + shifts * ny + s * ay).astype(np.intp), 0, hgt - 1)
+    xs = _clamped(np.rint(centre[0] + shifts * nx + s * ax).astype(np.intp), 0, wid - 1)
+    ys = _clamped(np.rint(centre[1] + shifts * ny + s * ay).astype(np.intp), 0, hgt - 1)
     v = grey[ys, xs].astype(np.float64)
     line = np.minimum(v[0], v[1])
     side = np.minimum(v[2], v[3])
-    on = side - line >= max(6.0, p.bar_follow_dip * blobs.face)
+    on = (side - line >= max(6.0, p.bar_follow_dip * blobs.face)).tolist()
     ends = []
     for step in (1, -1):  # from the middle outwards, bridging gaps of a pixel or two
         k, gap = reach, 0
-        while 0 <= k + step < on.size and gap <= 2:
+        while 0 <= k + step < len(on) and gap <= 2:
             k += step
             gap = 0 if on[k] else gap + 1
         ends.append(k - step * gap)
@@ -1667,7 +1673,7 @@ def _face_extents(
     ys = np.rint(start[1] + directions[:, 1:] * t).astype(np.intp)
     hgt, wid = labels.shape
     inside = (xs >= 0) & (ys >= 0) & (xs < wid) & (ys < hgt)
-    lab = labels[np.clip(ys, 0, hgt - 1), np.clip(xs, 0, wid - 1)]
+    lab = labels[_clamped(ys, 0, hgt - 1), _clamped(xs, 0, wid - 1)]
     face = inside & (
         (lab == 0) | (lab == own) | (blobs.enclosed[lab] & (blobs.area[lab] <= hole_cap))
     )
@@ -1972,7 +1978,9 @@ def _line_across(cut: U8, centre: tuple[float, float], edge: float, side: float)
         xs = np.rint(centre[0] + shift * ux - t * uy).astype(np.intp)
         ys = np.rint(centre[1] + shift * uy + t * ux).astype(np.intp)
         ok = (xs >= 0) & (ys >= 0) & (xs < ww) & (ys < hh)
-        out: npt.NDArray[np.bool_] = ok & (cut[np.clip(ys, 0, hh - 1), np.clip(xs, 0, ww - 1)] > 0)
+        out: npt.NDArray[np.bool_] = ok & (
+            cut[_clamped(ys, 0, hh - 1), _clamped(xs, 0, ww - 1)] > 0
+        )
         return out
 
     shifts = np.arange(-0.25 * side, 0.25 * side + 0.5, 0.5)
@@ -2048,7 +2056,7 @@ def _clear_beyond(
     xs = np.rint(centre[0] + s * out[0] - t * out[1]).astype(np.intp)
     ys = np.rint(centre[1] + s * out[1] + t * out[0]).astype(np.intp)
     ok = (xs >= 0) & (ys >= 0) & (xs < ww) & (ys < hh)
-    beyond = face[np.clip(ys, 0, hh - 1), np.clip(xs, 0, ww - 1)] > 0
+    beyond = face[_clamped(ys, 0, hh - 1), _clamped(xs, 0, ww - 1)] > 0
     return float((beyond & ok).mean()) < 0.25
 
 
@@ -2596,8 +2604,8 @@ def _count_ghosts(
     ys = centre[:, 1:] + grid[None, :, 0] * half_len * along[:, 1:]
     ys += grid[None, :, 1] * half_wid * across[:, 1:]
     hgt, wid = grey.shape
-    xi = np.clip(np.rint(xs).astype(np.intp), 1, wid - 2)
-    yi = np.clip(np.rint(ys).astype(np.intp), 1, hgt - 2)
+    xi = _clamped(np.rint(xs).astype(np.intp), 1, wid - 2)
+    yi = _clamped(np.rint(ys).astype(np.intp), 1, hgt - 2)
     darkest = grey[yi, xi]
     for dy, dx in ((-1, 0), (1, 0), (0, -1), (0, 1)):
         darkest = np.minimum(darkest, grey[yi + dy, xi + dx])
@@ -2631,7 +2639,7 @@ def _face_dirt(p: RecognitionParams, labels: I32, blobs: _Blobs, proposals: list
         yi = np.rint(hy + ga * half_len * along[:, 1:] + gb * half_wid * across[:, 1:])
         xi, yi = xi.astype(np.intp), yi.astype(np.intp)
         inside = ((xi >= 0) & (yi >= 0) & (xi < wid) & (yi < hgt)).all(axis=1)
-        lab = labels[np.clip(yi, 0, hgt - 1), np.clip(xi, 0, wid - 1)]
+        lab = labels[_clamped(yi, 0, hgt - 1), _clamped(xi, 0, wid - 1)]
         ok = blobs.clean[lab] | (lab == bars)
         out[:, k] = np.where(inside, 1.0 - ok.mean(axis=1), 1.0)
     return out
