@@ -8,6 +8,7 @@ layouts sit at ±1 on a unit grid and are scaled by the fitted pip spacing.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
@@ -69,24 +70,44 @@ def layout_fit(points: FloatArray) -> tuple[float, float]:
     Rotations, mirror images, position and spacing of the layout are fitted. The RMS is 0 for
     ``n <= 1`` at the centre and ``inf`` when ``n`` has no standard layout.
     """
-    n = len(points)
-    if n not in _BASE:
-        return float("inf"), 0.0
-    if n == 0:
-        return 0.0, 0.0
-    # The pips may sit off the estimated half centre: fit the position too, but count a
-    # group that is far off-centre against the layout.
-    off_centre = 0.0
-    spacing = 0.0
-    if n >= 2:
-        mean = points.sum(axis=0) / n
-        off_centre = math.hypot(float(mean[0]), float(mean[1]))
-        points = points - mean
-        # Spacing: the outer pips of every layout sit at Chebyshev distance ``spacing``.
-        norms = np.abs(points).max(axis=1)
-        outer = sorted(norms[norms > 0.5 * norms.max()].tolist())
-        spacing = outer[len(outer) // 2]
-    fitted = _variants(n) * spacing  # (V, n, 2)
-    d2 = ((points[None, :, None, :] - fitted[:, None, :, :]) ** 2).sum(axis=-1)  # (V, n, n)
-    chamfer = float(((d2.min(axis=2).sum(axis=1) + d2.min(axis=1).sum(axis=1)) / n).min())
-    return float(np.sqrt(chamfer / 2.0)) + max(0.0, off_centre - 0.25), float(spacing)
+    return layout_fits([points])[0]
+
+
+def layout_fits(sets: Sequence[FloatArray]) -> list[tuple[float, float]]:
+    """:func:`layout_fit` of each of ``sets``. The sets of one size are fitted together: a
+    fit is a few small numpy operations, whose fixed cost is most of it, and a scene has
+    some fifty halves to fit. Each set's numbers are the same as fitted alone (every sum
+    runs over the same axis of the same length)."""
+    out: list[tuple[float, float]] = [(0.0, 0.0)] * len(sets)
+    by_size: dict[int, list[int]] = {}
+    for i, pts in enumerate(sets):
+        by_size.setdefault(len(pts), []).append(i)
+    for n, which in by_size.items():
+        if n not in _BASE:
+            for i in which:
+                out[i] = (float("inf"), 0.0)
+            continue
+        if n == 0:
+            continue  # (0.0, 0.0)
+        points = np.stack([sets[i] for i in which])  # (S, n, 2)
+        # The pips may sit off the estimated half centre: fit the position too, but count a
+        # group that is far off-centre against the layout.
+        off_centre = [0.0] * len(which)
+        spacing = [0.0] * len(which)
+        if n >= 2:
+            mean = points.sum(axis=1) / n  # (S, 2)
+            off_centre = [math.hypot(x, y) for x, y in mean.tolist()]
+            points = points - mean[:, None, :]
+            # Spacing: the outer pips of every layout sit at Chebyshev distance ``spacing``.
+            for k, norms in enumerate(np.abs(points).max(axis=2).tolist()):
+                top = 0.5 * max(norms)
+                outer = sorted(v for v in norms if v > top)
+                spacing[k] = outer[len(outer) // 2]
+        fitted = _variants(n)[None] * np.array(spacing)[:, None, None, None]  # (S, V, n, 2)
+        diff = points[:, None, :, None, :] - fitted[:, :, None, :, :]
+        d2 = (diff**2).sum(axis=-1)  # (S, V, n, n)
+        chamfer = ((d2.min(axis=3).sum(axis=2) + d2.min(axis=2).sum(axis=2)) / n).min(axis=1)
+        rms = np.sqrt(chamfer / 2.0).tolist()
+        for k, i in enumerate(which):
+            out[i] = (rms[k] + max(0.0, off_centre[k] - 0.25), spacing[k])
+    return out

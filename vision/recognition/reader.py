@@ -65,7 +65,7 @@ import numpy.typing as npt
 
 from vision.errors import InvalidImageError
 from vision.recognition import deblur
-from vision.recognition.layouts import MAX_LAYOUT, STANDARD_SPACING, layout_fit
+from vision.recognition.layouts import MAX_LAYOUT, STANDARD_SPACING, layout_fit, layout_fits
 from vision.recognition.params import RecognitionParams
 from vision.recognition.peaks import bar_dip, half_patch, half_peaks
 from vision.recognition.poses import TilePose, closed_faces, dominant_angle, fit_poses
@@ -2327,10 +2327,10 @@ class _Half:
     points: F64  # pip positions (half-square units), (n, 2)
     ghosts: int = 0  # pip-like dark spots on the layout grid that were not counted
 
-    def with_ghosts(self, ghosts: int) -> _Half:
-        # as dataclasses.replace, at a fraction of its cost (it ran for every half)
+    def completed(self, rms: float, spacing: float, ghosts: int) -> _Half:
+        # as dataclasses.replace, at a fraction of its cost (it runs for every half)
         h = self
-        return _Half(h.center, h.pips, h.rms, h.dirt, h.pip_areas, h.spacing, h.points, ghosts)
+        return _Half(h.center, h.pips, rms, h.dirt, h.pip_areas, spacing, h.points, ghosts)
 
 
 def _read_tiles(
@@ -2354,9 +2354,9 @@ def _read_tiles(
     typical_ratio = float(np.median(ratios)) if ratios.size else 0.0
     dirt = _face_dirt(p, labels, blobs, proposals)
     centres, candidates = _half_pips(p, blobs, pip_ids, proposals)
-    read: list[tuple[_Proposal, float, list[_Half]]] = []
+    read: list[tuple[_Proposal, float, list[tuple[_Half, bool]]]] = []
     for k, (pr, ratio) in enumerate(zip(proposals, ratios.tolist(), strict=True)):
-        halves: list[_Half] = []
+        got: list[tuple[_Half, bool]] = []
         for j in range(2):
             half = _read_half(
                 p,
@@ -2369,18 +2369,24 @@ def _read_tiles(
             )
             if half is None:
                 break
-            halves.append(half)
-        if len(halves) == 2:
-            read.append((pr, ratio, halves))
-    spacings = sorted(h.spacing for _, _, hs in read for h in hs if h.spacing > 0)
+            got.append(half)
+        if len(got) == 2:
+            read.append((pr, ratio, got))
+    flat = [(pr, h, fit) for pr, _, hs in read for h, fit in hs]
+    # the layouts of all halves read, fitted together (see layout_fits)
+    fits = iter(layout_fits([h.points for _, h, fit in flat if fit]))
+    layouts = [next(fits) if fit else (h.rms, h.spacing) for _, h, fit in flat]
+    spacings = sorted(s for _, s in layouts if s > 0)
     spacing = spacings[len(spacings) // 2] if spacings else spacing_hint
-    flat = [(pr, h) for pr, _, hs in read for h in hs]
-    ghosts = iter(_count_ghosts(p, grey, blobs, flat, spacing=spacing))
+    ghosts = _count_ghosts(p, grey, blobs, [(pr, h) for pr, h, _ in flat], spacing=spacing)
+    done = iter(
+        h.completed(rms, s, g) for (_, h, _), (rms, s), g in zip(flat, layouts, ghosts, strict=True)
+    )
     tiles: list[TileReading] = []
     # the halves' own spacing is checked against the typical one where a few halves give it
     typical_spacing = spacing if len(spacings) >= 3 else STANDARD_SPACING
-    for pr, ratio, found in read:
-        halves = [h.with_ghosts(next(ghosts)) for h in found]
+    for pr, ratio, _ in read:
+        halves = [next(done), next(done)]
         tile = _score_tile(
             p,
             pr,
@@ -2488,9 +2494,11 @@ def _read_half(
     ref_area: float,
     pr: _Proposal,
     dirt: float,
-) -> _Half | None:
+) -> tuple[_Half, bool] | None:
     """The half centred on ``centre`` with the pip candidates ``found`` in its square (see
-    :func:`_half_pips`). Plain Python: a half holds a handful of candidates."""
+    :func:`_half_pips`), and whether its layout is still to be fitted to its ``points``
+    (rms and spacing 0 until then; see :func:`_read_tiles`). Plain Python: a half holds a
+    handful of candidates."""
     if dirt > p.face_max_dirt:
         return None
     half_len = pr.width * p.tile_aspect / 4
@@ -2528,17 +2536,15 @@ def _read_half(
     points = np.array([(c[2], c[3]) for c in pips], dtype=np.float64).reshape(-1, 2)
     areas = tuple(c[1] for c in pips)
     if all(c == 1 for c in counts):
-        rms, spacing = layout_fit(points)
-        return _Half(centre, n, rms, dirt, areas, spacing, points)
+        return _Half(centre, n, 0.0, dirt, areas, 0.0, points), True
     # Touching pips in a row (small pips whose gap blurred shut): spread them along the
     # run's long side, so the layout is still checked and their places are not ghosts.
     ids = [c[0] for c in pips]
     rows = _spread_runs(blobs, ids, counts, points, pr=pr, half_len=half_len, half_wid=half_wid)
     if rows is None:
-        return _Half(centre, n, p.layout_rms_soft, dirt, areas, 0.0, points)
-    rms, spacing = layout_fit(rows)
+        return _Half(centre, n, p.layout_rms_soft, dirt, areas, 0.0, points), False
     per_pip = tuple(a / c for a, c in zip(areas, counts, strict=True))
-    return _Half(centre, n, rms, dirt, per_pip, spacing, rows)
+    return _Half(centre, n, 0.0, dirt, per_pip, 0.0, rows), True
 
 
 def _spread_runs(
