@@ -140,7 +140,12 @@ def _assert_poses_match(poses: list[TilePose], tiles: list[Drawn], w: float) -> 
 
 
 def _fit(
-    grey: U8, w: float, occupied: npt.NDArray[np.bool_] | None = None, *, closed: bool = True
+    grey: U8,
+    w: float,
+    occupied: npt.NDArray[np.bool_] | None = None,
+    *,
+    closed: bool = True,
+    aspect: float = 2.0,
 ) -> list[TilePose]:
     if occupied is None:
         occupied = np.zeros(grey.shape, np.bool_)
@@ -152,6 +157,7 @@ def _fit(
         angle=dominant_angle(grey),
         max_tiles=20,
         closed=closed,
+        aspect=aspect,
     )
 
 
@@ -597,3 +603,27 @@ def test_noise_is_no_tile(smooth: float) -> None:
         lo, hi = int(noise.min()), int(noise.max())
         noise = ((noise.astype(np.float32) - lo) * (255.0 / (hi - lo))).astype(np.uint8)
     assert identify(noise).tiles == ()
+
+
+# -- 6: tiles far from a tilted camera ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("blur", [1.0, 1.5])
+def test_fit_poses_tiles_a_line_of_shorter_tiles_at_their_shape(blur: float) -> None:
+    # far from a tilted camera, tiles lying along its view look 1.78 times as long as wide:
+    # a line of three drawn w x 2w and shrunk along it by 0.89
+    w, k = 24.0, 0.89
+    tiles = _straight(3, w, 0.0, (300.0, 100.0))
+    grey = _draw(tiles, (600, 200), w, 0.0)
+    grey = cv2.resize(grey, None, fx=k, fy=1.0, interpolation=cv2.INTER_AREA)
+    grey = np.asarray(cv2.GaussianBlur(grey, (0, 0), blur), np.uint8)
+    centres = [(t.center[0] * k, t.center[1]) for t in tiles]
+    poses = _fit(grey, w, aspect=2 * k)
+    assert len(poses) == len(centres)
+    for c in centres:
+        assert min(math.dist(c, q.center) for q in poses) < 0.15 * w
+    # at the scene's shape the places are longer than the tiles: not one per tile
+    longer = _fit(grey, w)
+    assert len(longer) < len(centres) or any(
+        min(math.dist(c, q.center) for q in longer) >= 0.15 * w for c in centres
+    )

@@ -222,3 +222,19 @@ def test_pips_that_fit_a_layout_only_at_another_spacing_are_no_half() -> None:
     and the tile was read 2-0. A half whose pips fit only at a spacing that far off is
     trusted no more; the tile is read right from another look."""
     assert sweep_misses(15, seed=7) == ([], 0)
+
+
+def test_a_tile_read_across_a_seam_is_read_again_once_the_tile_beyond_it_is_read() -> None:
+    """White tiles on slate, 720p, blur 1.0 (seed 8): a 0-0 read across the seam between a
+    0-5 at a turn and a 2-0, with the crosswise 2-2 beyond it read only later, from the frame
+    as it was. Until then the square beyond the 0-0 (the 2 half) had face beyond it, not a
+    tile, so it was no lone square; once the 2-2 is read it is, and the two tiles are read."""
+    assert sweep_misses(40, seed=8) == ([], 0)
+
+
+def test_tiles_far_from_a_tilted_camera_are_placed_at_their_shape() -> None:
+    """720p, blur 1.5, camera tilted 17 degrees (seed 7): tiles revealed at the far edge of
+    the table lie along the view, 0.91 of the scene's width and 1.78 times as long, and their
+    bars do not come back deconvolved. A w x 2w place sticks out of their faces; at their
+    shape one fits a 0-6, with the table beyond both its ends."""
+    assert sweep_misses(452, seed=7) == ([], 0)

@@ -194,3 +194,20 @@ def test_squares_paired_whose_pips_cannot_be_labelled_are_read_as_dark_peaks(ind
     309 and the 4-2 of scene 363 are read; the outline stage runs first (what it places
     stays)."""
     assert sweep_misses(index) == ([], 0)
+
+
+def test_a_double_blank_at_a_turn_whose_faint_bar_is_broken_is_placed_by_its_outline() -> None:
+    """White tiles, 720p, blur 0.6 (the sweep of seed 8, unseen until this case): a 0-0 at a
+    turn, its bar a line about a pixel thick at half contrast, broken into pieces too short to
+    be a bar. The face left outside every tile read is a 0.8 w square only on a grid finer
+    than a quarter width (the 6-0 read beside it reaches a pixel into it); there its outline
+    places it, its bar seen across its middle."""
+    assert sweep_misses(61, seed=8) == ([], 0)
+
+
+def test_a_tile_read_across_a_seam_in_focus_with_both_tiles_unread_is_read_again() -> None:
+    """White tiles on walnut, 720p, in focus (seed 8): the seam between a 6-0 and a 5-6 is
+    darker than their bars, so a 6-6 was read across it and the two tiles were left unread.
+    In focus only a double with a tile beyond an end was looked at again; one with face
+    beyond its ends (the other halves of the two tiles it straddles) is looked at too."""
+    assert sweep_misses(197, seed=8) == ([], 0)

@@ -95,15 +95,16 @@ def fit_poses(
     angle: float,
     max_tiles: int,
     closed: bool = True,
+    aspect: float = 2.0,
 ) -> list[TilePose]:
-    """Rectangles ``width x 2 width`` placed on the bright faces of ``grey`` (see the module
+    """Rectangles ``width x aspect width`` placed on the bright faces of ``grey`` (see the module
     docstring), at most ``max_tiles``. ``occupied``: pixels of tiles already read (they count
     as borders, and new tiles may not overlap them). ``angle``: the tiles' edge direction
     (radians, modulo a right angle), e.g. from :func:`dominant_angle`. ``closed``: the faces
     are closed up (see :func:`closed_faces`); else only their holes are filled (see
     :func:`filled_faces`: tiles a few pixels apart stay apart, seams open to the table are
     table)."""
-    if width < 6 or grey.ndim != 2 or min(grey.shape) < 2 * width:
+    if width < 6 or grey.ndim != 2 or min(grey.shape) < aspect * width:
         return []
     ca, sa = math.cos(angle), math.sin(angle)
     hgt, wid = grey.shape
@@ -119,7 +120,14 @@ def fit_poses(
     valid = cv2.warpAffine(ones, m, dsize, flags=cv2.INTER_NEAREST, borderValue=0) > 0
     occ = cv2.warpAffine(occupied.view(np.uint8) * 255, m, dsize, flags=cv2.INTER_NEAREST) > 0
     poses = _tile_frame(
-        g, valid, occ, width=width, threshold=threshold, max_tiles=max_tiles, closed=closed
+        g,
+        valid,
+        occ,
+        width=width,
+        threshold=threshold,
+        max_tiles=max_tiles,
+        closed=closed,
+        aspect=aspect,
     )
     inv = cv2.invertAffineTransform(m)
     out: list[TilePose] = []
@@ -170,6 +178,7 @@ def _tile_frame(
     threshold: int,
     max_tiles: int,
     closed: bool = True,
+    aspect: float = 2.0,
 ) -> list[_Tile]:
     """Tiling of an axis-aligned frame: ``((cx, cy), horizontal, score)`` per tile.
 
@@ -191,7 +200,7 @@ def _tile_frame(
         dark=np.clip((ref - g.astype(np.float32)) / ref, 0.0, 1.0),
         width=width,
         side=max(1, round(width)),
-        length=max(2, round(2 * width)),
+        length=max(2, round(aspect * width)),
     )
     occ = occ.copy()
     out: list[_Tile] = []

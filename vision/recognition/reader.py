@@ -112,7 +112,7 @@ def identify(
         sharp = _deblurred(p, crop)
     if sharp is None:
         tiles, width = _read_rest(p, crop, threshold, first)
-        if _lengthwise_doubles(tiles, width):
+        if _lengthwise_doubles(crop, threshold, tiles, width):
             # in focus a seam can still pass for a bar (white tiles): the rule for tiles read
             # across one runs where one may be (it costs a few ms on a full line)
             tiles = _unstraddled(p, crop, threshold, tiles, width)
@@ -133,6 +133,7 @@ def identify(
         # the outline stage was made for blur: what deconvolution left unread, it tries on
         # the frame as it was (where the pips' spacing set the width, at the bars' too: the
         # faces' outline there includes the visible sides of thick tiles)
+        settled = len(tiles)
         tiles = _read_outlines(
             p, crop, threshold, tiles=tiles, width=width, spots=again[2], blanks=True, also=again[1]
         )
@@ -165,6 +166,15 @@ def identify(
             # (a crosswise double squeezed between tiles read a pixel long)
             plain, _ = _read_rest(p, crop, threshold, first)
             tiles += _joining(p, sharp, threshold, tiles, plain)
+        if len(tiles) > settled:
+            # a tile added since can be what makes the square beyond one read across a seam
+            # a lone one (the next tile of its line, or the double at a turn); where one is
+            # read again, the outline may place the tile its other half belongs to
+            unstraddled = _unstraddled(p, sharp, threshold, tiles, width)
+            if unstraddled != tiles:
+                tiles = _read_outlines(
+                    p, crop, threshold, tiles=unstraddled, width=width, spots=again[2], blanks=True
+                )
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
     if polygon is not None:
@@ -406,7 +416,55 @@ def _read_outlines(
         )
         if len(read) > len(best):
             best, best_width = read, w
-    return _add_missing(p, tiles, best, best_width) if best else tiles
+    out = _add_missing(p, tiles, best, best_width) if best else tiles
+    # A tile far from a tilted camera, lying along its view, looks narrower than the scene's
+    # tiles and shorter still (1.75:1): w x 2w places stick out of its face. Where faces with
+    # pips, or room for a double blank, are left, they are tiled again at that shape, and a
+    # tile placed so is kept only with the table beyond both its ends (such tiles are the
+    # ones revealed, standing apart; a place that short on a tile of the scene's shape cuts
+    # a row of pips off, and the face goes on beyond it).
+    w = best_width if best else widths[0]
+    rest = _unexplained(left, out)
+    if rest.shape[0] == 0 and not blanks:
+        return out
+    for t in out[len(tiles) :]:
+        cv2.fillConvexPoly(occupied, np.rint(np.array(t.corners)).astype(np.int32), 1)
+    far = _outline_tiles(
+        p,
+        crop,
+        threshold,
+        labels,
+        blobs,
+        tiles=out,
+        occupied=occupied,
+        spots=rest,
+        width=FAR_WIDTH * w,
+        blanks=blanks,
+        aspect=FAR_ASPECT,
+    )
+    far = [t for t in far if _ends_on_table(crop, threshold, t)]
+    return _add_missing(p, out, far, w) if far else out
+
+
+def _ends_on_table(crop: U8, threshold: int, t: TileReading) -> bool:
+    """Whether beyond each end of ``t``, from a sixth to a third of its width out (clear of a
+    blurred rim), at most a fifth of the samples are face."""
+    c = np.array(t.corners, dtype=np.float64)
+    centre = c.mean(axis=0)
+    end = (c[1] + c[2]) / 2 - centre  # from the centre to the second half's end
+    side = (c[2] + c[3]) / 2 - centre  # from the centre to a long side
+    width = 2 * math.hypot(*side)
+    reach = (math.hypot(*end) + width * np.array([1 / 6, 1 / 4, 1 / 3])) / math.hypot(*end)
+    across = np.linspace(-0.7, 0.7, 8)
+    hh, ww = crop.shape
+    for sign in (-1.0, 1.0):
+        pts = centre + sign * reach[:, None, None] * end + across[None, :, None] * side
+        xs, ys = np.rint(pts[..., 0]).astype(np.intp), np.rint(pts[..., 1]).astype(np.intp)
+        if not ((xs >= 0) & (xs < ww) & (ys >= 0) & (ys < hh)).all():
+            return False
+        if (crop[ys, xs] > threshold).mean() > 0.2:
+            return False
+    return True
 
 
 def _outline_tiles(
@@ -421,8 +479,10 @@ def _outline_tiles(
     spots: F64,
     width: float,
     blanks: bool,
+    aspect: float = 0.0,
 ) -> list[TileReading]:
-    """The confident tiles placed by their outline at ``width`` (see :func:`_read_outlines`)."""
+    """The confident tiles placed by their outline at ``width`` (see :func:`_read_outlines`;
+    ``aspect``: see :class:`_Proposal`)."""
     proposals: list[_Proposal] = []
     for bx0, by0, bx1, by1 in _face_boxes(crop, threshold, occupied, spots, width, blanks=blanks):
         part = crop[by0:by1, bx0:bx1]
@@ -436,13 +496,19 @@ def _outline_tiles(
             occupied=occupied[by0:by1, bx0:bx1] > 0,
             angle=angle,
             max_tiles=2 * spots.shape[0] + 4,
+            aspect=aspect or p.tile_aspect,
         )
         # closing up the pips closes a gap of a few pixels between two tiles too (revealed
         # tiles side by side): where nothing fits, the faces with their holes filled
         poses = fit() or fit(closed=False)
-        proposals += [_pose_proposal(pose, bx0, by0, width) for pose in poses]
+        proposals += [_pose_proposal(pose, bx0, by0, width, aspect) for pose in poses]
     return _read_places(p, crop, labels, blobs, proposals, width=width)
 
+
+#: the shape of a tile far from a tilted camera and lying along its view (see
+#: :func:`_read_outlines`): its width, of the scene's, and its length / width
+FAR_WIDTH = 0.91
+FAR_ASPECT = 1.78
 
 #: the squares looked at beyond each end of a tile (see :func:`_lone_ends`): the square itself,
 #: the one beyond it, and the two beside it, in tile widths from the tile's centre
@@ -536,7 +602,7 @@ def _blank_room(crop: U8, threshold: int, tiles: list[TileReading], width: float
     narrower, and erode away)."""
     if not tiles or width <= 0:
         return False
-    step = max(1, int(width / 4))
+    step = max(1, int(width / 8))
     face = (crop[::step, ::step] > threshold).view(np.uint8)
     occupied = np.zeros_like(face)
     for t in tiles:
@@ -547,14 +613,30 @@ def _blank_room(crop: U8, threshold: int, tiles: list[TileReading], width: float
     return bool(cv2.erode(free, np.ones((k, k), np.uint8)).any())
 
 
-def _lengthwise_doubles(tiles: list[TileReading], width: float) -> bool:
-    """Whether a double lies with no tile along its long sides but one beyond an end: one
-    read across a seam of a line lies lengthwise in it (a double laid crosswise has the
-    line's tiles along its sides)."""
+def _lengthwise_doubles(crop: U8, threshold: int, tiles: list[TileReading], width: float) -> bool:
+    """Whether a double lies with no tile along its long sides but one or face beyond an end:
+    one read across a seam of a line lies lengthwise in it (a double laid crosswise has the
+    line's tiles along its sides), with the line's next tile beyond it, or the other halves of
+    the two tiles it straddles, unread (a double standing alone has the table round it)."""
     if width <= 0 or len(tiles) < 2:
         return False
     beside, beyond = _neighbours(tiles, width)
-    return bool((_doubles(tiles) & beyond & ~beside).any())
+    alone = _doubles(tiles) & ~beside
+    if (alone & beyond).any():
+        return True
+    centre, axis = _axes(tiles)
+    g = np.linspace(-0.35, 0.35, 5) * width
+    ga, gb = (m.ravel() for m in np.meshgrid(g, g))
+    hh, ww = crop.shape
+    for i in np.flatnonzero(alone).tolist():
+        (ux, uy), (cx, cy) = axis[i], centre[i]
+        for end in (-1.5 * width, 1.5 * width):
+            xs = np.rint(cx + (end + ga) * ux - gb * uy).astype(np.intp)
+            ys = np.rint(cy + (end + ga) * uy + gb * ux).astype(np.intp)
+            ok = (xs >= 0) & (xs < ww) & (ys >= 0) & (ys < hh)
+            if ok.all() and (crop[ys, xs] > threshold).mean() >= 0.6:
+                return True
+    return False
 
 
 def _doubles(tiles: list[TileReading]) -> npt.NDArray[np.bool_]:
@@ -764,7 +846,8 @@ def _bar_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
     if half <= 0:
         return False
     along = ((bx - ax) / half, (by - ay) / half)
-    dip = bar_dip(crop, t.center, along, _tile_width(t), _tile_width(t) * p.tile_aspect)
+    side = math.dist(t.corners[0], t.corners[3])  # across the tile
+    dip = bar_dip(crop, t.center, along, side, 2 * half)
     return dip >= p.blank_bar_min_dip
 
 
@@ -882,7 +965,7 @@ def _peak_tile(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | N
 def _peaks_at(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | None:
     """The tile of ``pr`` read as dark peaks just where it is (see :func:`_peak_tile`)."""
     ux, uy = pr.along
-    q = pr.width * p.tile_aspect / 4
+    q = pr.width * _aspect(p, pr) / 4
     centres = [(pr.center[0] + s * q * ux, pr.center[1] + s * q * uy) for s in (-1.0, 1.0)]
     patches = [half_patch(crop, c, pr.along, pr.width) for c in centres]
     level = float(np.percentile(np.concatenate([q_.ravel() for q_ in patches]), 90))
@@ -947,15 +1030,18 @@ def _edge_angle(tiles: list[TileReading]) -> float:
     return (math.atan2(z.imag, z.real) / 4) % (math.pi / 2)
 
 
-def _pose_proposal(pose: TilePose, dx: float, dy: float, width: float) -> _Proposal:
-    """A tile placed by its outline, as a proposal of a bar not seen."""
+def _pose_proposal(
+    pose: TilePose, dx: float, dy: float, width: float, aspect: float = 0.0
+) -> _Proposal:
+    """A tile placed by its outline, as a proposal of a bar not seen (``aspect``: see
+    :class:`_Proposal`)."""
     ux, uy = pose.along
     if (abs(ux) >= abs(uy) and ux < 0) or (abs(ux) < abs(uy) and uy < 0):
         ux, uy = -ux, -uy  # first half left/top, as for bar proposals
     center = (pose.center[0] + dx, pose.center[1] + dy)
     across = (-uy, ux)
     bar = _Bar(-1, center, across, 0.8 * width, 1.0, width / 2, width / 2, width, width)
-    return _Proposal(bar, center, (ux, uy), across, width, False)
+    return _Proposal(bar, center, (ux, uy), across, width, False, aspect)
 
 
 def _clusters(spots: F64, margin: float, shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
@@ -2277,6 +2363,13 @@ class _Proposal:
     across: tuple[float, float]
     width: float
     measured: bool  # the width was measured on this tile, not taken from the scene
+    #: length / width; 0: the params' ``tile_aspect`` (a tile far from a tilted camera and
+    #: lying along its view looks shorter, see :func:`_read_outlines`)
+    aspect: float = 0.0
+
+
+def _aspect(p: RecognitionParams, pr: _Proposal) -> float:
+    return pr.aspect or p.tile_aspect
 
 
 def _propose_tiles(p: RecognitionParams, bars: list[_Bar], width: float) -> list[_Proposal]:
@@ -2451,7 +2544,7 @@ def _half_pips(
     centres: list[Point] = []
     frames: list[tuple[float, float, float, float, float, float]] = []
     for pr in proposals:
-        half_len = pr.width * p.tile_aspect / 4  # half of the half's extent along the tile
+        half_len = pr.width * _aspect(p, pr) / 4  # half of the half's extent along the tile
         half_wid = pr.width / 2
         for sign in (-1.0, 1.0):
             centres.append(
@@ -2501,7 +2594,7 @@ def _read_half(
     handful of candidates."""
     if dirt > p.face_max_dirt:
         return None
-    half_len = pr.width * p.tile_aspect / 4
+    half_len = pr.width * _aspect(p, pr) / 4
     half_wid = pr.width / 2
     w2 = pr.width * pr.width
     most = p.pip_max_area_rel * w2 * (1.0 if ref_area <= 0 else 2.5)
@@ -2604,7 +2697,8 @@ def _count_ghosts(
     along = np.array([pr.along for pr, _ in halves])
     across = np.array([pr.across for pr, _ in halves])
     width = np.array([pr.width for pr, _ in halves])[:, None]
-    half_len, half_wid = width * p.tile_aspect / 4, width / 2
+    aspect = np.array([_aspect(p, pr) for pr, _ in halves])[:, None]
+    half_len, half_wid = width * aspect / 4, width / 2
     xs = centre[:, :1] + grid[None, :, 0] * half_len * along[:, :1]
     xs += grid[None, :, 1] * half_wid * across[:, :1]
     ys = centre[:, 1:] + grid[None, :, 0] * half_len * along[:, 1:]
@@ -2635,7 +2729,8 @@ def _face_dirt(p: RecognitionParams, labels: I32, blobs: _Blobs, proposals: list
     across = np.array([pr.across for pr in proposals])
     width = np.array([pr.width for pr in proposals])[:, None]
     bars = np.array([pr.bar.label for pr in proposals])[:, None]
-    half_len, half_wid = width * p.tile_aspect / 4, width / 2
+    aspect = np.array([_aspect(p, pr) for pr in proposals])[:, None]
+    half_len, half_wid = width * aspect / 4, width / 2
     hgt, wid = labels.shape
     out = np.ones((len(proposals), 2))
     for k, sign in enumerate((-1.0, 1.0)):
@@ -2697,7 +2792,7 @@ def _score_tile(
 
 def _corners(p: RecognitionParams, pr: _Proposal) -> tuple[Point, Point, Point, Point]:
     """The outline of the tile ``pr`` proposes, going round."""
-    hl, hw = pr.width * p.tile_aspect / 2, pr.width / 2
+    hl, hw = pr.width * _aspect(p, pr) / 2, pr.width / 2
     (cx, cy), (ux, uy), (vx, vy) = pr.center, pr.along, pr.across
     c = [
         (cx + su * hl * ux + sv * hw * vx, cy + su * hl * uy + sv * hw * vy)
