@@ -238,3 +238,14 @@ def test_tiles_far_from_a_tilted_camera_are_placed_at_their_shape() -> None:
     bars do not come back deconvolved. A w x 2w place sticks out of their faces; at their
     shape one fits a 0-6, with the table beyond both its ends."""
     assert sweep_misses(452, seed=7) == ([], 0)
+
+
+@pytest.mark.parametrize("index", [295, 369])
+def test_a_faint_streak_between_two_columns_of_pips_is_no_pip(index: int) -> None:
+    """Blur 1.0 (the sweep of seed 9, held out until session 7's reader was final): a
+    crosswise 6-6 between two tiles was read 8-8, confidence 0.93 and 0.68. Deconvolution
+    leaves a faint streak between the 6's two columns of pips; in the look at twice the size,
+    where faint marks count as dark, each streak was a region of two pips' area, counted as
+    the two middle pips of an 8. A region of faint marks alone (no pixel of it at the face
+    threshold) may be a bar, never a pip."""
+    assert sweep_misses(index, seed=9) == ([], 0)

@@ -1324,6 +1324,9 @@ class _Blobs:
     ink: float
     #: Typical grey level of a tile face.
     face: float
+    #: Per region, in a look with faint marks: made of faint marks alone, no pixel of it at
+    #: the face threshold. A bar a pixel thick can be; a pip never is (None: no such look).
+    marks: npt.NDArray[np.bool_] | None = None
 
 
 def _dark_regions(
@@ -1361,6 +1364,12 @@ def _dark_regions(
         dark = loose.astype(np.uint8)
     n, found = cv2.connectedComponents(dark, connectivity=4)
     labels = found.astype(np.int32, copy=False)
+    faint_only = None
+    if faint_scale > 0:
+        # deconvolution rings between two rows of dark pips; enlarged and sharpened, the
+        # ring is a faint streak about two pips' area, which had been counted as two pips
+        faint_only = np.ones(n, dtype=np.bool_)
+        faint_only[labels[loose]] = False
     hh, ww = grey.shape
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
     x, y, w, h, area, cx, cy = _inner_stats(labels, n, edge)
@@ -1370,7 +1379,7 @@ def _dark_regions(
     enclosed[0] = False
     clean = np.zeros(n, dtype=np.bool_)
     clean[0] = True
-    blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, ink, face)
+    blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, ink, face, faint_only)
     return labels, blobs
 
 
@@ -1613,7 +1622,10 @@ def _with_pips(blobs: _Blobs, rows: list[tuple[int, int, int, int, int, float, f
     enclosed = np.concatenate([blobs.enclosed, np.ones(len(rows), dtype=np.bool_)])
     clean = np.concatenate([blobs.clean, np.zeros(len(rows), dtype=np.bool_)])
     x, y, w, h, area = ints
-    return _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, blobs.ink, blobs.face)
+    marks = blobs.marks
+    if marks is not None:
+        marks = np.concatenate([marks, np.zeros(len(rows), dtype=np.bool_)])
+    return _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, blobs.ink, blobs.face, marks)
 
 
 def _measure_bar(
@@ -2504,6 +2516,8 @@ def _pip_candidates(p: RecognitionParams, blobs: _Blobs, width: float) -> I32:
     ok = blobs.enclosed & (area >= lo) & (area <= hi)
     ok &= (fill >= p.pip_min_fill) | (aspect > 1.4)  # two touching pips fill their box less
     ok &= aspect <= 2 * p.pip_max_aspect
+    if blobs.marks is not None:
+        ok &= ~blobs.marks  # faint marks alone are no pip (see _Blobs)
     return np.flatnonzero(ok).astype(np.int32)
 
 
