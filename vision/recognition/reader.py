@@ -484,7 +484,12 @@ def _outline_tiles(
     """The confident tiles placed by their outline at ``width`` (see :func:`_read_outlines`;
     ``aspect``: see :class:`_Proposal`)."""
     proposals: list[_Proposal] = []
-    for bx0, by0, bx1, by1 in _face_boxes(crop, threshold, occupied, spots, width, blanks=blanks):
+    # tiles far from the camera (``aspect``) are looked for on faces standing apart, up to
+    # six tiles' area (a few revealed side by side, their gaps closed up): on a whole line
+    # the trial doubled the time of the slowest blurred stills and found nothing
+    most = 12.0 if aspect else 80.0
+    boxes = _face_boxes(crop, threshold, occupied, spots, width, blanks=blanks, most=most)
+    for bx0, by0, bx1, by1 in boxes:
         part = crop[by0:by1, bx0:bx1]
         near = [t for t in tiles if bx0 <= t.center[0] < bx1 and by0 <= t.center[1] < by1]
         angle = _edge_angle(near) if near else dominant_angle(part)
@@ -852,12 +857,19 @@ def _bar_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
 
 
 def _face_boxes(
-    crop: U8, threshold: int, occupied: U8, spots: F64, width: float, *, blanks: bool
+    crop: U8,
+    threshold: int,
+    occupied: U8,
+    spots: F64,
+    width: float,
+    *,
+    blanks: bool,
+    most: float = 80.0,
 ) -> list[tuple[int, int, int, int]]:
     """Boxes ``(x0, y0, x1, y1)`` round the faces (touching tiles together: a whole line)
     that hold one of ``spots`` (with ``blanks``, or room for a whole tile) and a tile's area
-    outside the ``occupied`` pixels, and are no larger than a whole double-six set, with a
-    margin."""
+    outside the ``occupied`` pixels, and are no larger than ``most`` squares of ``width``
+    (a whole double-six set: 56), with a margin."""
     k = max(3, 2 * round(0.2 * width) + 1)
     face = closed_faces(crop, threshold, k).view(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(face, connectivity=8)
@@ -874,7 +886,7 @@ def _face_boxes(
     if blanks:
         seeded |= free >= 2 * BLANK_FREE * width * width
     area = stats[:, 4]
-    wanted = seeded & (free >= width * width) & (area <= 80 * width * width)
+    wanted = seeded & (free >= width * width) & (area <= most * width * width)
     for lab in np.flatnonzero(wanted).tolist():
         if lab == 0:
             continue
