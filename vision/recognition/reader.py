@@ -34,7 +34,9 @@ How it reads a frame (no board, camera or colour knowledge; the scale comes from
    (:mod:`vision.recognition.poses`), each centred on its pips and read like a bar
    proposal, or else with its pips counted as dark peaks (:mod:`vision.recognition.peaks`).
    See :func:`_read_outlines`. Where the width the second looks set and the width of the
-   tiles read disagree, steps 6-7 run at both (:func:`_read_rest`).
+   tiles read disagree, steps 6-7 run at both (:func:`_read_rest`). Faces standing apart
+   that are left are tiled once more at the shape of a tile far from a tilted camera,
+   lying along its view (0.91 w x 1.78 w), kept only with the table beyond both ends.
 
 *Blur*: when the first reading (steps 1-4) leaves pip-like spots unread, the frame's blur is
 measured; a blurred crop is deconvolved (:mod:`vision.recognition.deblur`) and steps 1-7 read
@@ -1357,7 +1359,8 @@ def _dark_regions(
 
     ``faint_scale`` > 0 (a second look, in a crop enlarged that many times): a pixel darker
     than ``faint_ratio`` of the brightest face near it is dark too, so a dividing bar about a
-    pixel thick in the original frame, blurred to half contrast, still shows."""
+    pixel thick in the original frame, blurred to half contrast, still shows. The regions
+    made of such marks alone are flagged (``_Blobs.marks``): they are never pips."""
     loose = grey <= threshold
     faces = grey[::4, ::4][~loose[::4, ::4]]
     ink = float(threshold)
