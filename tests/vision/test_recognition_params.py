@@ -51,6 +51,9 @@ def test_frozen() -> None:
         '{"deblur_noise_to_signal": 0}',
         '{"blur_probe_px": 0}',
         '{"blur_gain": -1}',
+        '{"far_width_rel": 1.2}',
+        '{"far_aspect": 2.5}',
+        '{"far_face_max_area_rel": 0}',
     ],
 )
 def test_invalid_parameters_are_refused(text: str) -> None:

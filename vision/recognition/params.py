@@ -138,6 +138,14 @@ class RecognitionParams:
     pitch_max_spots: float = 8.0
     #: Tile length / width.
     tile_aspect: float = 2.0
+    #: A tile far from a tilted camera, lying along its view, looks this fraction of the
+    #: scene's width wide and this many times as long (the renderer's camera, tilted up to 18
+    #: degrees: 0.91 and 1.76-1.79). Faces standing apart, no larger than
+    #: ``far_face_max_area_rel`` squares of the width, that are left after the outline stage
+    #: are tiled once more at that shape (see ``reader._read_outlines``).
+    far_width_rel: float = 0.91
+    far_aspect: float = 1.78
+    far_face_max_area_rel: float = 12.0
 
     # --- pips -------------------------------------------------------------------------------
     #: Pip area bounds as fractions of ``w**2``.
@@ -223,6 +231,10 @@ class RecognitionParams:
             problems.append("min_confidence must be in [0, 1)")
         if self.tile_aspect < 1:
             problems.append("tile_aspect must be >= 1")
+        if not 0 < self.far_width_rel <= 1 or not 1 <= self.far_aspect <= self.tile_aspect:
+            problems.append("need 0 < far_width_rel <= 1 and 1 <= far_aspect <= tile_aspect")
+        if self.far_face_max_area_rel <= 0:
+            problems.append("far_face_max_area_rel must be > 0")
         if not self.bar_split_levels or not all(0 < v <= 1 for v in self.bar_split_levels):
             problems.append("bar_split_levels must be a non-empty list of numbers in (0, 1]")
         for f in dataclasses.fields(self):

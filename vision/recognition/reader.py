@@ -424,7 +424,9 @@ def _read_outlines(
     # pips, or room for a double blank, are left, they are tiled again at that shape, and a
     # tile placed so is kept only with the table beyond both its ends (such tiles are the
     # ones revealed, standing apart; a place that short on a tile of the scene's shape cuts
-    # a row of pips off, and the face goes on beyond it).
+    # a row of pips off, and the face goes on beyond it). Only faces standing apart are
+    # looked at (``far_*`` params): on whole lines the trial found nothing and doubled the
+    # time of the slowest blurred stills.
     w = best_width if best else widths[0]
     rest = _unexplained(left, out)
     if rest.shape[0] == 0 and not blanks:
@@ -440,9 +442,10 @@ def _read_outlines(
         tiles=out,
         occupied=occupied,
         spots=rest,
-        width=FAR_WIDTH * w,
+        width=p.far_width_rel * w,
         blanks=blanks,
-        aspect=FAR_ASPECT,
+        aspect=p.far_aspect,
+        most=p.far_face_max_area_rel,
     )
     far = [t for t in far if _ends_on_table(crop, threshold, t)]
     return _add_missing(p, out, far, w) if far else out
@@ -482,14 +485,12 @@ def _outline_tiles(
     width: float,
     blanks: bool,
     aspect: float = 0.0,
+    most: float = 80.0,
 ) -> list[TileReading]:
     """The confident tiles placed by their outline at ``width`` (see :func:`_read_outlines`;
-    ``aspect``: see :class:`_Proposal`)."""
+    ``aspect``: see :class:`_Proposal`), on faces of at most ``most`` squares of ``width``
+    (see :func:`_face_boxes`)."""
     proposals: list[_Proposal] = []
-    # tiles far from the camera (``aspect``) are looked for on faces standing apart, up to
-    # six tiles' area (a few revealed side by side, their gaps closed up): on a whole line
-    # the trial doubled the time of the slowest blurred stills and found nothing
-    most = 12.0 if aspect else 80.0
     boxes = _face_boxes(crop, threshold, occupied, spots, width, blanks=blanks, most=most)
     for bx0, by0, bx1, by1 in boxes:
         part = crop[by0:by1, bx0:bx1]
@@ -511,11 +512,6 @@ def _outline_tiles(
         proposals += [_pose_proposal(pose, bx0, by0, width, aspect) for pose in poses]
     return _read_places(p, crop, labels, blobs, proposals, width=width)
 
-
-#: the shape of a tile far from a tilted camera and lying along its view (see
-#: :func:`_read_outlines`): its width, of the scene's, and its length / width
-FAR_WIDTH = 0.91
-FAR_ASPECT = 1.78
 
 #: the squares looked at beyond each end of a tile (see :func:`_lone_ends`): the square itself,
 #: the one beyond it, and the two beside it, in tile widths from the tile's centre
