@@ -129,6 +129,11 @@ class RecognitionParams:
     #: A tile whose measured width differs from the scene's median width by more than this
     #: fraction uses the median instead (its measurement was spoilt by a touching neighbour).
     width_tolerance_rel: float = 0.2
+    #: Where the first look set the scene's width (no tile read before it, or tiles at the
+    #: resolution limit) from a few tiles, a later look that reads more tiles at a width more
+    #: than this fraction apart sets it again (a tile read across a seam, or fitted between a
+    #: half's corner pips, is read at another scale).
+    look_width_agree_rel: float = 0.1
     #: After the looks, where the scene's width and the median width of the tiles read differ
     #: by more than this fraction, the stages after them run at both and the reading leaving
     #: fewer pips unexplained is kept (a first look at the wrong scale sets the scene's width).

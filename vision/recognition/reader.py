@@ -274,6 +274,8 @@ def _read_again(
     more confident tile wins where they overlap). Any other tile a look finds fills a gap
     only: it must hold an unexplained spot, be at the scene's scale, overlap no tile read
     before by more than ``look_overlap_max_rel``, and have ``upscale_min_confidence``.
+    Where the first look set the scene's width from a few tiles, a later look reading more
+    sets it again (``look_width_agree_rel``), and the tiles read at the old scale go.
     """
     if spots.shape[0] < 2:
         return tiles, width
@@ -291,6 +293,7 @@ def _read_again(
     enlarge = small or width < p.look_upscale_below_width_px
     k = p.upscale_factor if enlarge else 1.0
     native: list[TileReading] = []
+    guessed = 0  # how many tiles the first look's width came from, where it set it
     if small:
         # the first reading sits at the resolution limit: the enlarged one comes first, and
         # what it misses is taken from the first
@@ -319,11 +322,16 @@ def _read_again(
             # each group of spots was read on its own: the scene's width is the typical one
             if float(np.median(spots[:, 2])) > p.spot_max_rel * guess:
                 continue  # the spots are too big to be these tiles' pips: not tiles
-            width = guess
+            width, guessed = guess, len(found)
         elif len(found) >= max(3, 2 * len(tiles)) and not _near(guess, width, p):
             # the first width came from a few tiles measured badly (blur): the many tiles
             # read where spots were unexplained agree on another one
             width = guess
+        elif guessed and len(found) > max(2, guessed) and not _agree(guess, width, p):
+            # so did the first look's, where a later one reads more tiles (a few tiles read
+            # across seams, or fitted between a half's pips, set it)
+            width, guessed = guess, len(found)
+            tiles = [t for t in tiles if _near(_tile_width(t), width, p)]
         # at the scene's scale (a group of pips read alone can pass for a tiny tile), and
         # after the first look only where spots were unexplained: faint print on an empty
         # board must not make a tile
@@ -342,6 +350,9 @@ def _read_again(
 
 
 BLANK_FREE = 0.8
+#: the side, in tile widths, of the square of free face that makes a frame in focus worth
+#: looking at for a double blank (see :func:`_blank_room`)
+BLANK_ROOM = 0.7
 
 
 def _read_outlines(
@@ -600,9 +611,10 @@ def _ends_closed(crop: U8, threshold: int, tiles: list[TileReading], t: TileRead
 
 
 def _blank_room(crop: U8, threshold: int, tiles: list[TileReading], width: float) -> bool:
-    """Whether a square of face 0.8 of a tile width across lies outside every tile (on a
-    grid a quarter of a tile width apart: the rims and visible sides of the tiles read are
-    narrower, and erode away)."""
+    """Whether a square of face ``BLANK_ROOM`` of a tile width across lies outside every tile
+    (on a grid an eighth of a tile width apart: the rims and visible sides of the tiles read
+    are narrower, and erode away). A double blank laid crosswise between two tiles read a
+    pixel or two too wide leaves about 0.7 w of its face free."""
     if not tiles or width <= 0:
         return False
     step = max(1, int(width / 8))
@@ -612,7 +624,7 @@ def _blank_room(crop: U8, threshold: int, tiles: list[TileReading], width: float
         # a pixel's sample lies at its top left corner: the tile grown by one sample
         cv2.fillConvexPoly(occupied, np.rint(np.array(t.corners) / step).astype(np.int32), 1)
     free = face & (cv2.dilate(occupied, np.ones((3, 3), np.uint8)) == 0)
-    k = max(1, round(0.8 * width / step))
+    k = max(1, round(BLANK_ROOM * width / step))
     return bool(cv2.erode(free, np.ones((k, k), np.uint8)).any())
 
 
@@ -1112,6 +1124,11 @@ def _near(width: float, scene: float, p: RecognitionParams) -> bool:
     return abs(width / scene - 1) <= p.width_tolerance_rel
 
 
+def _agree(width: float, scene: float, p: RecognitionParams) -> bool:
+    """Is ``width`` the scene's tile width ``scene``, within ``look_width_agree_rel``?"""
+    return abs(width / scene - 1) <= p.look_width_agree_rel
+
+
 def _tile_width(t: TileReading) -> float:
     """The width of a tile read (its half centres lie one width apart)."""
     return math.dist(t.halves[0].center, t.halves[1].center)
@@ -1609,6 +1626,10 @@ def _split_bar(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, lab: 
         for k in range(1, n)
         if stats[k][4] >= p.pip_min_area_px
     ]
+    if any(r[4] > best.length**2 for r in rest):
+        # no pip is that large: a slender core at the rim of a dark region (the table
+        # between two rows of tiles), which is no bar
+        return None
     return dataclasses.replace(best, split_pips=tuple(rest))
 
 
