@@ -244,3 +244,15 @@ def test_a_slender_core_at_the_rim_of_the_table_between_two_rows_is_no_bar(
     blank half and the other on the table (the region counted as that bar, not as dirt). A
     bar whose rest is larger than a square as long as the bar has no pips blurred into it."""
     assert sweep_misses(index, seed=seed) == ([], 0)
+
+
+@pytest.mark.parametrize(("index", "seed"), [(286, 4), (276, 3)])
+def test_the_outline_stage_runs_again_where_a_tile_read_across_a_seam_is_read_again(
+    index: int, seed: int
+) -> None:
+    """Black pips on cream, 720p, blur 0.6 and 1.0 (seeds 4 and 3): the tile at a turn of the
+    line is left unread. In 286 the outline stage tiled the face of the 3-2 and the 6-2 above
+    it, unread, as one strip, and placed the 3-2 a third of a tile off, where it does not
+    read; in 276 a 4-4 was read across the seam of the turn, and only the 4-5 beyond it read
+    again. Once a tile is read again there, the outline stage runs again round it."""
+    assert sweep_misses(index, seed=seed) == ([], 0)

@@ -117,7 +117,13 @@ def identify(
         if _lengthwise_doubles(crop, threshold, tiles, width):
             # in focus a seam can still pass for a bar (white tiles): the rule for tiles read
             # across one runs where one may be (it costs a few ms on a full line)
-            tiles = _unstraddled(p, crop, threshold, tiles, width)
+            unstraddled = _unstraddled(p, crop, threshold, tiles, width)
+            if unstraddled != tiles:
+                # a tile read again there can be what the outline stage tiled its face
+                # round (the next tile of its line placed half a tile off): once more
+                tiles = _read_outlines(
+                    p, crop, threshold, tiles=unstraddled, width=width, spots=first[2]
+                )
         if _blank_room(crop, threshold, tiles, width):
             # a double blank's bar may be too faint and thin to be ink, and it has no pip to
             # look at: where a whole square of face lies outside every tile, its outline
