@@ -43,7 +43,8 @@ measured; a blurred crop is deconvolved (:mod:`vision.recognition.deblur`) and s
 that instead, then step 7 runs once more on the crop as it was. A double blank read there, or
 placed by its outline, needs a straight bar seen across its middle. A tile that leaves a lone
 square of face beyond an end was read across a seam and is read again half a tile either way
-(:func:`_unstraddled`). See :func:`identify`.
+(:func:`_unstraddled`; in focus too, where a double lies with face beyond an end), and where
+one is, step 7 runs again round it. See :func:`identify`.
 
 Letter boxes, logos and markers fail the cleanliness or layout checks. Printed pictures of
 dominoes with clean faces do look like tiles from above (they are flat, but that is not
