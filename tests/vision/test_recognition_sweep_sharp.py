@@ -199,9 +199,9 @@ def test_squares_paired_whose_pips_cannot_be_labelled_are_read_as_dark_peaks(ind
 def test_a_double_blank_at_a_turn_whose_faint_bar_is_broken_is_placed_by_its_outline() -> None:
     """White tiles, 720p, blur 0.6 (the sweep of seed 8, unseen until this case): a 0-0 at a
     turn, its bar a line about a pixel thick at half contrast, broken into pieces too short to
-    be a bar. The face left outside every tile read is a 0.8 w square only on a grid finer
-    than a quarter width (the 6-0 read beside it reaches a pixel into it); there its outline
-    places it, its bar seen across its middle."""
+    be a bar. The face left outside every tile read is a 0.8 w square (the room asked for
+    then; 0.7 w since) only on a grid finer than a quarter width (the 6-0 read beside it
+    reaches a pixel into it); there its outline places it, its bar seen across its middle."""
     assert sweep_misses(61, seed=8) == ([], 0)
 
 

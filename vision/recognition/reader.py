@@ -118,13 +118,9 @@ def identify(
         if _lengthwise_doubles(crop, threshold, tiles, width):
             # in focus a seam can still pass for a bar (white tiles): the rule for tiles read
             # across one runs where one may be (it costs a few ms on a full line)
-            unstraddled = _unstraddled(p, crop, threshold, tiles, width)
-            if unstraddled != tiles:
-                # a tile read again there can be what the outline stage tiled its face
-                # round (the next tile of its line placed half a tile off): once more
-                tiles = _read_outlines(
-                    p, crop, threshold, tiles=unstraddled, width=width, spots=first[2]
-                )
+            tiles = _unstraddled_placed(
+                p, crop, threshold, tiles, width, seen=crop, spots=first[2], blanks=False
+            )
         if _blank_room(crop, threshold, tiles, width):
             # a double blank's bar may be too faint and thin to be ink, and it has no pip to
             # look at: where a whole square of face lies outside every tile, its outline
@@ -179,11 +175,9 @@ def identify(
             # a tile added since can be what makes the square beyond one read across a seam
             # a lone one (the next tile of its line, or the double at a turn); where one is
             # read again, the outline may place the tile its other half belongs to
-            unstraddled = _unstraddled(p, sharp, threshold, tiles, width)
-            if unstraddled != tiles:
-                tiles = _read_outlines(
-                    p, crop, threshold, tiles=unstraddled, width=width, spots=again[2], blanks=True
-                )
+            tiles = _unstraddled_placed(
+                p, crop, threshold, tiles, width, seen=sharp, spots=again[2], blanks=True
+            )
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
     if polygon is not None:
@@ -826,6 +820,29 @@ def _unstraddled(
             read = [t]
         out += read
     return out
+
+
+def _unstraddled_placed(
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    tiles: list[TileReading],
+    width: float,
+    *,
+    seen: U8,
+    spots: F64,
+    blanks: bool,
+) -> list[TileReading]:
+    """``tiles`` after :func:`_unstraddled` in ``seen`` (the frame they were read in), and
+    where it read a tile again, after the outline stage once more on ``crop`` (see
+    :func:`_read_outlines`): the tile read again can be what the outline stage had tiled a
+    face round, placing the next tile of its line half a tile off or not at all."""
+    unstraddled = _unstraddled(p, seen, threshold, tiles, width)
+    if unstraddled == tiles:
+        return tiles
+    return _read_outlines(
+        p, crop, threshold, tiles=unstraddled, width=width, spots=spots, blanks=blanks
+    )
 
 
 def _read_places(
