@@ -55,6 +55,7 @@ def test_frozen() -> None:
         '{"far_aspect": 2.5}',
         '{"far_face_max_area_rel": 0}',
         '{"look_width_agree_rel": -0.1}',
+        '{"pip_run_min_contrast": 1.0}',
     ],
 )
 def test_invalid_parameters_are_refused(text: str) -> None:

@@ -249,3 +249,20 @@ def test_a_faint_streak_between_two_columns_of_pips_is_no_pip(index: int) -> Non
     the two middle pips of an 8. A region of faint marks alone (no pixel of it at the face
     threshold) may be a bar, never a pip."""
     assert sweep_misses(index, seed=9) == ([], 0)
+
+
+def test_a_pale_streak_of_ringing_between_two_columns_of_pips_is_no_pip() -> None:
+    """Ivory tiles on blue, 720p, blur 1.0, read deconvolved (seed 14, held out): the
+    crosswise 6-6 rang between its two columns of pips, and the ring, sharpened in the
+    enlarged look, reached the face threshold as a streak three pips long in each half: a
+    9-9. A run of touching pips is as dark as the pips; the streak is barely darker than the
+    face."""
+    assert sweep_misses(405, seed=14) == ([], 0)
+
+
+def test_a_double_beside_the_next_row_of_a_line_that_turned_back_is_lengthwise() -> None:
+    """White tiles on walnut, 720p, blur 0.6 (seed 14, held out): the blank halves of a 0-4
+    and a 5-0 end to end were read as one 0-0 across their seam. The row the line turned
+    back into runs close along it, so the 0-0 counted as flanked, as a crosswise double is by
+    its line, and was not read again. A crosswise double's line lies square to it."""
+    assert sweep_misses(164, seed=14) == ([], 0)

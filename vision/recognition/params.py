@@ -166,6 +166,11 @@ class RecognitionParams:
     pip_min_ref_ratio: float = 0.5
     #: A dark blob this many times the scene's median pip area counts as several touching pips.
     pip_merge_ratio: float = 1.7
+    #: ... unless it is pale: its mean darkness below the face less than this fraction of
+    #: the darkness at the centres of the single pips there. Deconvolution rings between two
+    #: rows of pips; sharpened, the ring can reach the face threshold as a streak three pips
+    #: long, which is no pip at all.
+    pip_run_min_contrast: float = 0.25
     #: Pips are counted inside the half square shrunk by this fraction of its half-side.
     half_margin_rel: float = 0.02
     max_pips: int = 9
@@ -238,6 +243,8 @@ class RecognitionParams:
             problems.append("tile_aspect must be >= 1")
         if not 0 < self.far_width_rel <= 1 or not 1 <= self.far_aspect <= self.tile_aspect:
             problems.append("need 0 < far_width_rel <= 1 and 1 <= far_aspect <= tile_aspect")
+        if self.pip_run_min_contrast >= 1:
+            problems.append("pip_run_min_contrast must be in [0, 1)")
         if self.far_face_max_area_rel <= 0:
             problems.append("far_face_max_area_rel must be > 0")
         if not self.bar_split_levels or not all(0 < v <= 1 for v in self.bar_split_levels):

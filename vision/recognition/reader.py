@@ -672,13 +672,16 @@ def _axes(tiles: list[TileReading]) -> tuple[F64, F64]:
 def _neighbours(
     tiles: list[TileReading], width: float
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Per tile: is another tile's centre beside it (along a long side), and beyond an end
-    (in line with it, within three and a half tile widths)."""
+    """Per tile: is another tile's centre beside it (along a long side, the other tile square
+    to it: a crosswise double's line), and beyond an end (in line with it, within three and a
+    half tile widths). A tile of the next row of a line that turned back lies beside a tile
+    of this row too, but parallel to it."""
     centre, u = _axes(tiles)
     rel = centre[None, :, :] - centre[:, None, :]  # (tile, other, xy)
     along = np.abs((rel * u[:, None, :]).sum(axis=-1))
     across = np.abs(rel[..., 1] * u[:, None, 0] - rel[..., 0] * u[:, None, 1])
-    beside = (along < width) & (across > 0.5 * width) & (across < 2 * width)
+    square = np.abs(u @ u.T) < 0.5
+    beside = (along < width) & (across > 0.5 * width) & (across < 2 * width) & square
     beyond = (across < 0.5 * width) & (along > 0.5 * width) & (along < 3.5 * width)
     return beside.any(axis=1), beyond.any(axis=1)
 
@@ -2515,6 +2518,9 @@ def _read_tiles(
     typical_ratio = float(np.median(ratios)) if ratios.size else 0.0
     dirt = _face_dirt(p, labels, blobs, proposals)
     centres, candidates = _half_pips(p, blobs, pip_ids, proposals)
+    pale = _pale_runs(p, grey, labels, blobs, candidates, ref_area=ref_area)
+    if pale:
+        candidates = [[c for c in found if c[0] not in pale] for found in candidates]
     read: list[tuple[_Proposal, float, list[tuple[_Half, bool]]]] = []
     for k, (pr, ratio) in enumerate(zip(proposals, ratios.tolist(), strict=True)):
         got: list[tuple[_Half, bool]] = []
@@ -2646,6 +2652,46 @@ def _half_pips(
     ):
         found[half].append((lab, area, pa, pb))
     return centres, found
+
+
+def _pale_runs(
+    p: RecognitionParams,
+    grey: U8,
+    labels: I32,
+    blobs: _Blobs,
+    candidates: list[list[_Candidate]],
+    *,
+    ref_area: float,
+) -> set[int]:
+    """The labels of the candidates large enough to count as touching pips (see
+    :func:`_read_half`) that are pale: darker than the face on average by less than
+    ``pip_run_min_contrast`` of what the single pips there are at their centres. Only those
+    regions are measured (a few per frame)."""
+    if ref_area <= 0:
+        return set()
+    merged = p.pip_merge_ratio * ref_area
+    runs = {c[0] for found in candidates for c in found if c[1] >= merged}
+    singles = np.array(
+        sorted({c[0] for found in candidates for c in found if c[1] < merged}), dtype=np.intp
+    )
+    if not runs or singles.size == 0:
+        return set()
+    hgt, wid = grey.shape
+    xs = _clamped(np.rint(blobs.cx[singles]).astype(np.intp), 0, wid - 1)
+    ys = _clamped(np.rint(blobs.cy[singles]).astype(np.intp), 0, hgt - 1)
+    pip_dark = blobs.face - float(np.median(grey[ys, xs]))
+    if pip_dark <= 0:
+        return set()
+    pale: set[int] = set()
+    for lab in sorted(runs):
+        x, y, w, h = int(blobs.x[lab]), int(blobs.y[lab]), int(blobs.w[lab]), int(blobs.h[lab])
+        inside = labels[y : y + h, x : x + w] == lab
+        if not inside.any():
+            continue  # a pip split off a bar (see _with_pips) is no region of ``labels``
+        mean = float(grey[y : y + h, x : x + w][inside].mean())
+        if blobs.face - mean < p.pip_run_min_contrast * pip_dark:
+            pale.add(lab)
+    return pale
 
 
 def _read_half(
