@@ -266,3 +266,12 @@ def test_a_double_beside_the_next_row_of_a_line_that_turned_back_is_lengthwise()
     back into runs close along it, so the 0-0 counted as flanked, as a crosswise double is by
     its line, and was not read again. A crosswise double's line lies square to it."""
     assert sweep_misses(164, seed=14) == ([], 0)
+
+
+def test_a_tile_another_width_reads_where_spots_are_left_is_kept() -> None:
+    """Ivory tiles on walnut, 720p, blur 1.5, camera tilted 16 degrees (seed 14, held out):
+    the seat's revealed tiles, nearer the camera, set the scene's width at 26 px; the line's
+    tiles are 22.5. At 26 px the 2-1 is placed long and leaves no room for the 6-1 between it
+    and the crosswise 6-6; at 22.5 px the 6-1 reads, but that reading loses the revealed
+    tiles. The 6-1, clear of every tile kept and on spots left unexplained, is kept too."""
+    assert sweep_misses(117, seed=14) == ([], 0)

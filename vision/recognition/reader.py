@@ -211,15 +211,28 @@ def _read_rest(
     if left == 0:
         return read, width
     best, best_width = read, width
+    others: list[list[TileReading]] = []
     for other_width in (float(np.median([_tile_width(t) for t in tiles])), _pitch_width(p, spots)):
         if other_width <= 0 or abs(other_width / width - 1) <= p.width_retry_rel:
             continue
         other = _read_rest_at(
             p, crop, threshold, tiles=tiles, width=other_width, spots=spots, blanks=blurred
         )
+        others.append(other)
         other_left = len(_unexplained(spots, other))
         if other_left < left:
             best, best_width, left = other, other_width, other_left
+    # a scene's tiles can differ in size (the seats' revealed tiles lie nearer a tilted
+    # camera than the line): where spots are still unexplained, a tile another width read
+    # there is kept too, clear of every tile kept (a tile placed at the wider scale can leave
+    # no room for its neighbour at its own)
+    for other in [r for r in [*others, read] if r is not best]:
+        for t in other:
+            rest = _unexplained(spots, best)
+            if rest.shape[0] == 0:
+                return best, best_width
+            if _inside(rest, t).any() and not _clashes(p, t, best):
+                best = [*best, t]
     return best, best_width
 
 
