@@ -56,6 +56,7 @@ def test_frozen() -> None:
         '{"far_face_max_area_rel": 0}',
         '{"look_width_agree_rel": -0.1}',
         '{"pip_run_min_contrast": 1.0}',
+        '{"centre_pip_min_contrast": 1.5}',
     ],
 )
 def test_invalid_parameters_are_refused(text: str) -> None:

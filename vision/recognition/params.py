@@ -167,10 +167,15 @@ class RecognitionParams:
     #: A dark blob this many times the scene's median pip area counts as several touching pips.
     pip_merge_ratio: float = 1.7
     #: ... unless it is pale: its mean darkness below the face less than this fraction of
-    #: the darkness at the centres of the single pips there. Deconvolution rings between two
-    #: rows of pips; sharpened, the ring can reach the face threshold as a streak three pips
-    #: long, which is no pip at all.
+    #: the darkness at the centres of the single pips there. The same holds for a streak
+    #: (longer than ``pip_max_aspect`` times its thickness, under 0.6 of a pip across).
+    #: Deconvolution rings between two rows of pips; sharpened, the ring can reach the face
+    #: threshold as a streak, or a run three pips long, which is no pip at all.
     pip_run_min_contrast: float = 0.25
+    #: A half read with a centre pip among others (3, 5, 7, 9) is a misreading unless, in the
+    #: frame as it was (not deconvolved or sharpened), its centre is darker than the face by
+    #: at least this fraction of what its corner pips are: the tile is not reported.
+    centre_pip_min_contrast: float = 0.5
     #: Pips are counted inside the half square shrunk by this fraction of its half-side.
     half_margin_rel: float = 0.02
     max_pips: int = 9
@@ -243,8 +248,8 @@ class RecognitionParams:
             problems.append("tile_aspect must be >= 1")
         if not 0 < self.far_width_rel <= 1 or not 1 <= self.far_aspect <= self.tile_aspect:
             problems.append("need 0 < far_width_rel <= 1 and 1 <= far_aspect <= tile_aspect")
-        if self.pip_run_min_contrast >= 1:
-            problems.append("pip_run_min_contrast must be in [0, 1)")
+        if self.pip_run_min_contrast >= 1 or self.centre_pip_min_contrast >= 1:
+            problems.append("pip_run_min_contrast and centre_pip_min_contrast must be in [0, 1)")
         if self.far_face_max_area_rel <= 0:
             problems.append("far_face_max_area_rel must be > 0")
         if not self.bar_split_levels or not all(0 < v <= 1 for v in self.bar_split_levels):

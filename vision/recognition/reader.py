@@ -179,7 +179,11 @@ def identify(
                 p, crop, threshold, tiles, width, seen=sharp, spots=again[2], blanks=True
             )
     # below this size pips are under three pixels: what looks like a tile is print or pips
-    kept = [_shifted(t, x0, y0) for t in tiles if _tile_width(t) >= p.min_tile_width_px]
+    kept = [
+        _shifted(t, x0, y0)
+        for t in tiles
+        if _tile_width(t) >= p.min_tile_width_px and _centres_seen(p, crop, t)
+    ]
     if polygon is not None:
         kept = [t for t in kept if cv2.pointPolygonTest(polygon, t.center, False) >= 0]
     kept.sort(key=lambda t: (t.center[1], t.center[0]))
@@ -187,6 +191,52 @@ def identify(
         width = float(np.median([_tile_width(t) for t in kept]))  # placed by outlines alone
     length = width * p.tile_aspect if kept else 0.0
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+
+
+def _centres_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
+    """Whether each half of ``t`` read with a centre pip among others (3, 5, 7, 9) shows it
+    in ``crop``, the frame as it was: at the centre, darker than the face by at least
+    ``centre_pip_min_contrast`` of what its corner pips are (the darker diagonal of a 3).
+    Deconvolved and sharpened, the ringing of two pips can meet between them as a dark spot
+    of pip size, a phantom pip: a 2 read as a 3, a 6 as a 7; blur takes as much contrast from
+    a real centre pip as from its corner pips."""
+    (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
+    half_len = math.hypot(bx - ax, by - ay) / 2
+    if half_len <= 0:
+        return True
+    ux, uy = (bx - ax) / (2 * half_len), (by - ay) / (2 * half_len)
+    half_wid = _tile_width(t) / 2
+    s = STANDARD_SPACING
+    hh, ww = crop.shape
+    # per place (centre, then the four corners), a small cross of samples: the darkest counts
+    places = np.array([(0.0, 0.0), (-s, -s), (s, s), (-s, s), (s, -s)])
+    r = 0.15
+    cross = np.array([(0.0, 0.0), (r, 0.0), (-r, 0.0), (0.0, r), (0.0, -r)])
+    pts = places[:, None, :] + cross[None, :, :]  # (5, 5, 2) in half units (along, across)
+    g = np.linspace(-0.85, 0.85, 7)
+    grid = np.array([(a, b) for a in g for b in g])
+
+    def sample(centre: Point, uv: F64) -> F64:
+        """Grey levels at ``uv`` (half units: along, across) of the half at ``centre``."""
+        xs = centre[0] + uv[..., 0] * half_len * ux - uv[..., 1] * half_wid * uy
+        ys = centre[1] + uv[..., 0] * half_len * uy + uv[..., 1] * half_wid * ux
+        xi = _clamped(np.rint(xs).astype(np.intp), 0, ww - 1)
+        yi = _clamped(np.rint(ys).astype(np.intp), 0, hh - 1)
+        return crop[yi, xi].astype(np.float64)
+
+    for h in t.halves:
+        if h.pips not in (3, 5, 7, 9):
+            continue
+        face = float(np.percentile(sample(h.center, grid), 90))
+        dark = face - sample(h.center, pts).min(axis=1)  # (5,)
+        centre, corners = float(dark[0]), dark[1:]
+        if h.pips == 3:
+            ref = max(float(corners[:2].mean()), float(corners[2:].mean()))
+        else:
+            ref = float(np.median(corners))
+        if ref > 0 and centre < p.centre_pip_min_contrast * ref:
+            return False
+    return True
 
 
 def _read_rest(
@@ -535,7 +585,7 @@ def _outline_tiles(
         # tiles side by side): where nothing fits, the faces with their holes filled
         poses = fit() or fit(closed=False)
         proposals += [_pose_proposal(pose, bx0, by0, width, aspect) for pose in poses]
-    return _read_places(p, crop, labels, blobs, proposals, width=width)
+    return _read_places(p, crop, labels, blobs, proposals, width=width, lattice=True)
 
 
 #: the squares looked at beyond each end of a tile (see :func:`_lone_ends`): the square itself,
@@ -869,13 +919,15 @@ def _read_places(
     proposals: list[_Proposal],
     *,
     width: float,
+    lattice: bool = False,
 ) -> list[TileReading]:
     """The confident tiles at places found without their bar (``proposals``): each centred on
-    its pips and labelled, or where blur joined or lost pips, read as dark peaks."""
+    its pips (``lattice``: see :func:`_centred_on_pips`) and labelled, or where blur joined
+    or lost pips, read as dark peaks."""
     if not proposals:
         return []
     pip_ids = _pip_candidates(p, blobs, width)
-    proposals = [_centred_on_pips(pr, blobs, pip_ids) for pr in proposals]
+    proposals = [_centred_on_pips(pr, blobs, pip_ids, lattice=lattice) for pr in proposals]
     read = _read_tiles(
         p, crop, labels, blobs, proposals, width=width, spacing_hint=STANDARD_SPACING
     )
@@ -1053,10 +1105,14 @@ def _peaks_at(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | No
     return TileReading(_corners(p, pr), (halves[0], halves[1]), conf)
 
 
-def _centred_on_pips(pr: _Proposal, blobs: _Blobs, pip_ids: I32) -> _Proposal:
+def _centred_on_pips(
+    pr: _Proposal, blobs: _Blobs, pip_ids: I32, *, lattice: bool = False
+) -> _Proposal:
     """``pr`` moved so that its halves' centres are the centres of their pips (every standard
     layout is symmetric about the half's centre), by at most a quarter of the width: a tile
-    placed by its outline is a pixel or two off, which can put a pip in the wrong half."""
+    placed by its outline is a pixel or two off, which can put a pip in the wrong half.
+    ``lattice`` (a place from the faces' outline): also moved, by up to 0.3 w, to where its
+    pips fit the lattice of pip places much better."""
     w = pr.width
     ux, uy = pr.along
     vx, vy = pr.across
@@ -1076,9 +1132,42 @@ def _centred_on_pips(pr: _Proposal, blobs: _Blobs, pip_ids: I32) -> _Proposal:
     sa = float(np.mean([s[0] for s in shifts]))
     sb = float(np.mean([s[1] for s in shifts]))
     if math.hypot(sa, sb) > 0.25:
+        sa = sb = 0.0
+    near = (np.abs(a) <= 1.0) & (np.abs(b) <= 0.5)
+    if lattice and near.sum() >= 3:
+        # a tile placed by an outline that takes in a visible side or a neighbour's corner
+        # can be a quarter of a width off, which puts a row of pips in the other half: the
+        # means of the halves' pips then agree with the wrong place. The pips of a tile lie
+        # on one lattice (rows a layout's spacing apart, none across the seam): where it fits
+        # them much better elsewhere, the tile moves there.
+        pa, pb = a[near], b[near]
+        fit = _lattice_cost(pa - sa, pb - sb)
+        grid = np.arange(-0.3, 0.301, 0.02)
+        ga, gb = np.meshgrid(grid, grid[np.abs(grid) <= 0.1], indexing="ij")
+        costs = _lattice_cost(pa[None, :] - ga.reshape(-1, 1), pb[None, :] - gb.reshape(-1, 1))
+        k = int(np.argmin(costs))
+        if costs[k] < 0.5 * fit:
+            sa, sb = float(ga.reshape(-1)[k]), float(gb.reshape(-1)[k])
+    if sa == 0.0 and sb == 0.0:
         return pr
     center = (pr.center[0] + (sa * ux + sb * vx) * w, pr.center[1] + (sa * uy + sb * vy) * w)
     return dataclasses.replace(pr, center=center)
+
+
+#: Where the pips of a tile can lie, in tile widths from its centre: along it (three rows per
+#: half, ``STANDARD_SPACING`` half-squares apart) and across it.
+_LATTICE_ALONG = np.array([-0.78, -0.5, -0.22, 0.22, 0.5, 0.78])
+_LATTICE_ACROSS = np.array([-0.28, 0.0, 0.28])
+
+
+def _lattice_cost(a: F64, b: F64) -> F64:
+    """Per row of ``a`` and ``b`` (pip positions, tile widths from a centre tried; the last
+    axis runs over the pips): how far the pips lie from the lattice of pip places, each
+    pip's squared distance capped at a tenth of a width squared (a neighbour's pip)."""
+    da = np.abs(a[..., None] - _LATTICE_ALONG).min(axis=-1)
+    db = np.abs(b[..., None] - _LATTICE_ACROSS).min(axis=-1)
+    out: F64 = np.minimum(da**2 + db**2, 0.01).sum(axis=-1)
+    return out
 
 
 def _edge_angle(tiles: list[TileReading]) -> float:
@@ -2531,7 +2620,7 @@ def _read_tiles(
     typical_ratio = float(np.median(ratios)) if ratios.size else 0.0
     dirt = _face_dirt(p, labels, blobs, proposals)
     centres, candidates = _half_pips(p, blobs, pip_ids, proposals)
-    pale = _pale_runs(p, grey, labels, blobs, candidates, ref_area=ref_area)
+    pale = _pale_marks(p, grey, labels, blobs, candidates, ref_area=ref_area)
     if pale:
         candidates = [[c for c in found if c[0] not in pale] for found in candidates]
     read: list[tuple[_Proposal, float, list[tuple[_Half, bool]]]] = []
@@ -2667,7 +2756,7 @@ def _half_pips(
     return centres, found
 
 
-def _pale_runs(
+def _pale_marks(
     p: RecognitionParams,
     grey: U8,
     labels: I32,
@@ -2676,27 +2765,37 @@ def _pale_runs(
     *,
     ref_area: float,
 ) -> set[int]:
-    """The labels of the candidates large enough to count as touching pips (see
-    :func:`_read_half`) that are pale: darker than the face on average by less than
-    ``pip_run_min_contrast`` of what the single pips there are at their centres. Only those
-    regions are measured (a few per frame)."""
+    """The labels of the candidates that are no pip: runs (large enough to count as
+    touching pips, see :func:`_read_half`) and streaks (longer than ``pip_max_aspect`` times
+    their thickness, which is under 0.6 of the scene's pip diameter) that are pale, darker
+    than the face on average by less than ``pip_run_min_contrast`` of what the single pips
+    there are at their centres. Deconvolution rings between two rows of pips; sharpened in
+    an enlarged look, the ring can reach the face threshold as a streak or a run three pips
+    long. Only those regions are measured (a few per frame)."""
     if ref_area <= 0:
         return set()
     merged = p.pip_merge_ratio * ref_area
-    runs = {c[0] for found in candidates for c in found if c[1] >= merged}
-    singles = np.array(
-        sorted({c[0] for found in candidates for c in found if c[1] < merged}), dtype=np.intp
-    )
-    if not runs or singles.size == 0:
+    thin = 0.6 * math.sqrt(4 * ref_area / math.pi)
+    labs = sorted({c[0] for found in candidates for c in found})
+    marks: list[int] = []
+    singles: list[int] = []
+    for lab in labs:
+        short, long = sorted((int(blobs.w[lab]), int(blobs.h[lab])))
+        if blobs.area[lab] >= merged or (long > p.pip_max_aspect * short and short < thin):
+            marks.append(lab)
+        else:
+            singles.append(lab)
+    if not marks or not singles:
         return set()
     hgt, wid = grey.shape
-    xs = _clamped(np.rint(blobs.cx[singles]).astype(np.intp), 0, wid - 1)
-    ys = _clamped(np.rint(blobs.cy[singles]).astype(np.intp), 0, hgt - 1)
+    ids = np.array(singles, dtype=np.intp)
+    xs = _clamped(np.rint(blobs.cx[ids]).astype(np.intp), 0, wid - 1)
+    ys = _clamped(np.rint(blobs.cy[ids]).astype(np.intp), 0, hgt - 1)
     pip_dark = blobs.face - float(np.median(grey[ys, xs]))
     if pip_dark <= 0:
         return set()
     pale: set[int] = set()
-    for lab in sorted(runs):
+    for lab in marks:
         x, y, w, h = int(blobs.x[lab]), int(blobs.y[lab]), int(blobs.w[lab]), int(blobs.h[lab])
         inside = labels[y : y + h, x : x + w] == lab
         if not inside.any():
