@@ -57,6 +57,7 @@ def test_frozen() -> None:
         '{"look_width_agree_rel": -0.1}',
         '{"pip_run_min_contrast": 1.0}',
         '{"centre_pip_min_contrast": 1.5}',
+        '{"centre_empty_max_contrast": 0}',
     ],
 )
 def test_invalid_parameters_are_refused(text: str) -> None:

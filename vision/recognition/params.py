@@ -174,8 +174,13 @@ class RecognitionParams:
     pip_run_min_contrast: float = 0.25
     #: A half read with a centre pip among others (3, 5, 7, 9) is a misreading unless, in the
     #: frame as it was (not deconvolved or sharpened), its centre is darker than the face by
-    #: at least this fraction of what its corner pips are: the tile is not reported.
+    #: at least this fraction of what its corner pips are: the tile is not reported (halves
+    #: read right over six sweeps: at least 0.72).
     centre_pip_min_contrast: float = 0.5
+    #: ... nor one with a 2 or a 4 whose centre is darker than the face by more than this
+    #: fraction of what its corner pips are (measured on 8,566 halves read right over six
+    #: sweeps: at most 0.22; the 3 read as a 2 that this catches: 1.09).
+    centre_empty_max_contrast: float = 0.5
     #: Pips are counted inside the half square shrunk by this fraction of its half-side.
     half_margin_rel: float = 0.02
     max_pips: int = 9
@@ -250,6 +255,8 @@ class RecognitionParams:
             problems.append("need 0 < far_width_rel <= 1 and 1 <= far_aspect <= tile_aspect")
         if self.pip_run_min_contrast >= 1 or self.centre_pip_min_contrast >= 1:
             problems.append("pip_run_min_contrast and centre_pip_min_contrast must be in [0, 1)")
+        if self.centre_empty_max_contrast <= 0:
+            problems.append("centre_empty_max_contrast must be > 0")
         if self.far_face_max_area_rel <= 0:
             problems.append("far_face_max_area_rel must be > 0")
         if not self.bar_split_levels or not all(0 < v <= 1 for v in self.bar_split_levels):

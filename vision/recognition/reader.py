@@ -194,21 +194,38 @@ def identify(
 
 
 def _centres_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
-    """Whether each half of ``t`` read with a centre pip among others (3, 5, 7, 9) shows it
-    in ``crop``, the frame as it was: at the centre, darker than the face by at least
-    ``centre_pip_min_contrast`` of what its corner pips are (the darker diagonal of a 3).
+    """Whether the centre of each half of ``t`` is as its count says, in ``crop``, the frame
+    as it was (see :func:`_centre_darkness`): dark for a 3, 5, 7 or 9 (at least
+    ``centre_pip_min_contrast``), face for a 2 or a 4 (at most
+    ``centre_empty_max_contrast``; the middle pips of a small blurred 6 darken its centre).
     Deconvolved and sharpened, the ringing of two pips can meet between them as a dark spot
-    of pip size, a phantom pip: a 2 read as a 3, a 6 as a 7; blur takes as much contrast from
-    a real centre pip as from its corner pips."""
+    of pip size, a phantom pip (a 2 read as a 3, a 6 as a 7); read as dark peaks, a tile
+    slid a little can lose a pip (a 3 read as a 2). Blur takes as much contrast from a
+    real centre pip as from the corner pips."""
+    for h, dark in zip(t.halves, _centre_darkness(crop, t), strict=True):
+        if dark is None:
+            continue
+        if h.pips % 2 == 1 and dark < p.centre_pip_min_contrast:
+            return False
+        if h.pips in (2, 4) and dark > p.centre_empty_max_contrast:
+            return False
+    return True
+
+
+def _centre_darkness(crop: U8, t: TileReading) -> list[float | None]:
+    """Per half of ``t`` read with corner pips (2 to 9): how much darker than the face its
+    centre is in ``crop``, as a fraction of what its corner pips are (all four, or the
+    darker diagonal of a 2 or 3); None for a 0 or a 1, or where the corners are no darker
+    than the face. Each place is the darkest of a small cross of samples."""
     (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
     half_len = math.hypot(bx - ax, by - ay) / 2
     if half_len <= 0:
-        return True
+        return [None, None]
     ux, uy = (bx - ax) / (2 * half_len), (by - ay) / (2 * half_len)
     half_wid = _tile_width(t) / 2
     s = STANDARD_SPACING
     hh, ww = crop.shape
-    # per place (centre, then the four corners), a small cross of samples: the darkest counts
+    # per place (centre, then the four corners), a small cross of samples
     places = np.array([(0.0, 0.0), (-s, -s), (s, s), (-s, s), (s, -s)])
     r = 0.15
     cross = np.array([(0.0, 0.0), (r, 0.0), (-r, 0.0), (0.0, r), (0.0, -r)])
@@ -224,19 +241,20 @@ def _centres_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
         yi = _clamped(np.rint(ys).astype(np.intp), 0, hh - 1)
         return crop[yi, xi].astype(np.float64)
 
+    out: list[float | None] = []
     for h in t.halves:
-        if h.pips not in (3, 5, 7, 9):
+        if h.pips < 2:
+            out.append(None)
             continue
         face = float(np.percentile(sample(h.center, grid), 90))
         dark = face - sample(h.center, pts).min(axis=1)  # (5,)
         centre, corners = float(dark[0]), dark[1:]
-        if h.pips == 3:
+        if h.pips in (2, 3):
             ref = max(float(corners[:2].mean()), float(corners[2:].mean()))
         else:
             ref = float(np.median(corners))
-        if ref > 0 and centre < p.centre_pip_min_contrast * ref:
-            return False
-    return True
+        out.append(centre / ref if ref > 0 else None)
+    return out
 
 
 def _read_rest(
@@ -1111,8 +1129,8 @@ def _centred_on_pips(
     """``pr`` moved so that its halves' centres are the centres of their pips (every standard
     layout is symmetric about the half's centre), by at most a quarter of the width: a tile
     placed by its outline is a pixel or two off, which can put a pip in the wrong half.
-    ``lattice`` (a place from the faces' outline): also moved, by up to 0.3 w, to where its
-    pips fit the lattice of pip places much better."""
+    ``lattice`` (a place from the faces' outline): also moved, by up to 0.3 w along and 0.1 w
+    across, to where its pips fit the lattice of pip places much better."""
     w = pr.width
     ux, uy = pr.along
     vx, vy = pr.across
@@ -1155,7 +1173,8 @@ def _centred_on_pips(
 
 
 #: Where the pips of a tile can lie, in tile widths from its centre: along it (three rows per
-#: half, ``STANDARD_SPACING`` half-squares apart) and across it.
+#: half, at its centre +-0.5 w and ``STANDARD_SPACING`` half-squares, 0.28 w, either side of
+#: it) and across it.
 _LATTICE_ALONG = np.array([-0.78, -0.5, -0.22, 0.22, 0.5, 0.78])
 _LATTICE_ACROSS = np.array([-0.28, 0.0, 0.28])
 
