@@ -179,10 +179,11 @@ def identify(
                 p, crop, threshold, tiles, width, seen=sharp, spots=again[2], blanks=True
             )
     # below this size pips are under three pixels: what looks like a tile is print or pips
+    seen = _centres_seen(p, crop, tiles)
     kept = [
         _shifted(t, x0, y0)
-        for t in tiles
-        if _tile_width(t) >= p.min_tile_width_px and _centres_seen(p, crop, t)
+        for t, ok in zip(tiles, seen, strict=True)
+        if ok and _tile_width(t) >= p.min_tile_width_px
     ]
     if polygon is not None:
         kept = [t for t in kept if cv2.pointPolygonTest(polygon, t.center, False) >= 0]
@@ -193,67 +194,61 @@ def identify(
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
 
 
-def _centres_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
-    """Whether the centre of each half of ``t`` is as its count says, in ``crop``, the frame
-    as it was (see :func:`_centre_darkness`): dark for a 3, 5, 7 or 9 (at least
+def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> list[bool]:
+    """Per tile: whether the centre of each of its halves is as its count says, in ``crop``,
+    the frame as it was (see :func:`_centre_darkness`): dark for a 3, 5, 7 or 9 (at least
     ``centre_pip_min_contrast``), face for a 2 or a 4 (at most
     ``centre_empty_max_contrast``; the middle pips of a small blurred 6 darken its centre).
     Deconvolved and sharpened, the ringing of two pips can meet between them as a dark spot
     of pip size, a phantom pip (a 2 read as a 3, a 6 as a 7); read as dark peaks, a tile
     slid a little can lose a pip (a 3 read as a 2). Blur takes as much contrast from a
     real centre pip as from the corner pips."""
-    for h, dark in zip(t.halves, _centre_darkness(crop, t), strict=True):
-        if dark is None:
-            continue
-        if h.pips % 2 == 1 and dark < p.centre_pip_min_contrast:
-            return False
-        if h.pips in (2, 4) and dark > p.centre_empty_max_contrast:
-            return False
-    return True
+    if not tiles:
+        return []
+    pips = np.array([t.pips for t in tiles], dtype=np.int64)  # (T, 2)
+    dark = _centre_darkness(crop, tiles)  # (T, 2), NaN where not measured
+    odd = np.isin(pips, (3, 5, 7, 9)) & (dark < p.centre_pip_min_contrast)
+    even = np.isin(pips, (2, 4)) & (dark > p.centre_empty_max_contrast)
+    wrong: npt.NDArray[np.bool_] = np.asarray((odd | even).any(axis=1))
+    return [not bool(w) for w in wrong]
 
 
-def _centre_darkness(crop: U8, t: TileReading) -> list[float | None]:
-    """Per half of ``t`` read with corner pips (2 to 9): how much darker than the face its
-    centre is in ``crop``, as a fraction of what its corner pips are (all four, or the
-    darker diagonal of a 2 or 3); None for a 0 or a 1, or where the corners are no darker
-    than the face. Each place is the darkest of a small cross of samples."""
-    (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
-    half_len = math.hypot(bx - ax, by - ay) / 2
-    if half_len <= 0:
-        return [None, None]
-    ux, uy = (bx - ax) / (2 * half_len), (by - ay) / (2 * half_len)
-    half_wid = _tile_width(t) / 2
-    s = STANDARD_SPACING
-    hh, ww = crop.shape
-    # per place (centre, then the four corners), a small cross of samples
+def _centre_darkness(crop: U8, tiles: list[TileReading]) -> F64:
+    """``(T, 2)``: per half of each tile read with corner pips (2 to 9), how much darker than
+    the face its centre is in ``crop``, as a fraction of what its corner pips are (all four,
+    or the darker diagonal of a 2 or a 3); NaN for a 0 or a 1, or where the corners are no
+    darker than the face. The face is the 90th percentile of a 7x7 grid over the half; each
+    pip place is the darkest of a small cross of samples. All halves in one numpy pass."""
+    half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)  # (T,2,2)
+    axis = half[:, 1] - half[:, 0]
+    half_len = np.hypot(axis[:, 0], axis[:, 1]) / 2  # (T,)
+    u = axis / np.maximum(2 * half_len, 1e-9)[:, None]
+    half_wid = np.array([_tile_width(t) / 2 for t in tiles])
+    s, r = STANDARD_SPACING, 0.15
+    # per place (centre, then the four corners), a small cross of samples; then the grid
     places = np.array([(0.0, 0.0), (-s, -s), (s, s), (-s, s), (s, -s)])
-    r = 0.15
     cross = np.array([(0.0, 0.0), (r, 0.0), (-r, 0.0), (0.0, r), (0.0, -r)])
-    pts = places[:, None, :] + cross[None, :, :]  # (5, 5, 2) in half units (along, across)
     g = np.linspace(-0.85, 0.85, 7)
     grid = np.array([(a, b) for a in g for b in g])
-
-    def sample(centre: Point, uv: F64) -> F64:
-        """Grey levels at ``uv`` (half units: along, across) of the half at ``centre``."""
-        xs = centre[0] + uv[..., 0] * half_len * ux - uv[..., 1] * half_wid * uy
-        ys = centre[1] + uv[..., 0] * half_len * uy + uv[..., 1] * half_wid * ux
-        xi = _clamped(np.rint(xs).astype(np.intp), 0, ww - 1)
-        yi = _clamped(np.rint(ys).astype(np.intp), 0, hh - 1)
-        return crop[yi, xi].astype(np.float64)
-
-    out: list[float | None] = []
-    for h in t.halves:
-        if h.pips < 2:
-            out.append(None)
-            continue
-        face = float(np.percentile(sample(h.center, grid), 90))
-        dark = face - sample(h.center, pts).min(axis=1)  # (5,)
-        centre, corners = float(dark[0]), dark[1:]
-        if h.pips in (2, 3):
-            ref = max(float(corners[:2].mean()), float(corners[2:].mean()))
-        else:
-            ref = float(np.median(corners))
-        out.append(centre / ref if ref > 0 else None)
+    uv = np.vstack([(places[:, None, :] + cross[None, :, :]).reshape(-1, 2), grid])  # (74, 2)
+    # sample positions for every half: (T, 2, 74)
+    along = uv[None, None, :, 0] * half_len[:, None, None]
+    side = uv[None, None, :, 1] * half_wid[:, None, None]
+    ux, uy = u[:, 0, None, None], u[:, 1, None, None]
+    xs = half[:, :, 0, None] + along * ux - side * uy
+    ys = half[:, :, 1, None] + along * uy + side * ux
+    hh, ww = crop.shape
+    xi = _clamped(np.rint(xs).astype(np.intp), 0, ww - 1)
+    yi = _clamped(np.rint(ys).astype(np.intp), 0, hh - 1)
+    grey = crop[yi, xi].astype(np.float64)  # (T, 2, 74)
+    face = np.percentile(grey[..., 25:], 90, axis=-1)  # (T, 2)
+    dark = face[..., None] - grey[..., :25].reshape(*grey.shape[:2], 5, 5).min(axis=-1)
+    centre, corners = dark[..., 0], dark[..., 1:]  # (T, 2), (T, 2, 4)
+    diagonal = np.maximum(corners[..., :2].mean(axis=-1), corners[..., 2:].mean(axis=-1))
+    pips = np.array([t.pips for t in tiles], dtype=np.int64)
+    ref = np.where(pips <= 3, diagonal, np.median(corners, axis=-1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out: F64 = np.where((pips >= 2) & (ref > 0), centre / ref, np.nan)
     return out
 
 
@@ -2793,21 +2788,16 @@ def _pale_marks(
     long. Only those regions are measured (a few per frame)."""
     if ref_area <= 0:
         return set()
-    merged = p.pip_merge_ratio * ref_area
+    labs = np.unique(np.array([c[0] for found in candidates for c in found], dtype=np.intp))
+    short = np.minimum(blobs.w[labs], blobs.h[labs])
+    long = np.maximum(blobs.w[labs], blobs.h[labs])
     thin = 0.6 * math.sqrt(4 * ref_area / math.pi)
-    labs = sorted({c[0] for found in candidates for c in found})
-    marks: list[int] = []
-    singles: list[int] = []
-    for lab in labs:
-        short, long = sorted((int(blobs.w[lab]), int(blobs.h[lab])))
-        if blobs.area[lab] >= merged or (long > p.pip_max_aspect * short and short < thin):
-            marks.append(lab)
-        else:
-            singles.append(lab)
-    if not marks or not singles:
+    is_mark = blobs.area[labs] >= p.pip_merge_ratio * ref_area
+    is_mark |= (long > p.pip_max_aspect * short) & (short < thin)
+    marks, ids = labs[is_mark].tolist(), labs[~is_mark]
+    if not marks or ids.size == 0:
         return set()
     hgt, wid = grey.shape
-    ids = np.array(singles, dtype=np.intp)
     xs = _clamped(np.rint(blobs.cx[ids]).astype(np.intp), 0, wid - 1)
     ys = _clamped(np.rint(blobs.cy[ids]).astype(np.intp), 0, hgt - 1)
     pip_dark = blobs.face - float(np.median(grey[ys, xs]))
