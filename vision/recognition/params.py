@@ -175,10 +175,10 @@ class RecognitionParams:
     #: A half read with a centre pip among others (3, 5, 7, 9) is a misreading unless, in the
     #: frame as it was (not deconvolved or sharpened), its centre is darker than the face by
     #: at least this fraction of what its corner pips are: the tile is not reported (halves
-    #: read right over six sweeps: at least 0.72).
+    #: read right in the first 200 scenes of six sweeps: at least 0.72).
     centre_pip_min_contrast: float = 0.5
     #: ... nor one with a 2 or a 4 whose centre is darker than the face by more than this
-    #: fraction of what its corner pips are (measured on 8,566 halves read right over six
+    #: fraction of what its corner pips are (8,566 halves read right, first 200 scenes of six
     #: sweeps: at most 0.22; the 3 read as a 2 that this catches: 1.09).
     centre_empty_max_contrast: float = 0.5
     #: Pips are counted inside the half square shrunk by this fraction of its half-side.
