@@ -206,31 +206,42 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
     if not tiles:
         return []
     pips = np.array([t.pips for t in tiles], dtype=np.int64)  # (T, 2)
-    dark = _centre_darkness(crop, tiles)  # (T, 2), NaN where not measured
+    dark = _centre_darkness(crop, tiles, pips)  # (T, 2), NaN where not measured
     odd = np.isin(pips, (3, 5, 7, 9)) & (dark < p.centre_pip_min_contrast)
     even = np.isin(pips, (2, 4)) & (dark > p.centre_empty_max_contrast)
     wrong: npt.NDArray[np.bool_] = np.asarray((odd | even).any(axis=1))
     return [not bool(w) for w in wrong]
 
 
-def _centre_darkness(crop: U8, tiles: list[TileReading]) -> F64:
-    """``(T, 2)``: per half of each tile read with corner pips (2 to 9), how much darker than
-    the face its centre is in ``crop``, as a fraction of what its corner pips are (all four,
-    or the darker diagonal of a 2 or a 3); NaN for a 0 or a 1, or where the corners are no
-    darker than the face. The face is the 90th percentile of a 7x7 grid over the half; each
-    pip place is the darkest of a small cross of samples. All halves in one numpy pass."""
+def _centre_samples() -> F64:
+    """``(74, 2)``: where :func:`_centre_darkness` samples a half (half-square units, along
+    and across): the centre and the four corner pip places, each as a cross of five samples
+    (the first 25 rows), then a 7x7 grid over the half for the face's level."""
+    s, r = STANDARD_SPACING, 0.15
+    places = np.array([(0.0, 0.0), (-s, -s), (s, s), (-s, s), (s, -s)])
+    cross = np.array([(0.0, 0.0), (r, 0.0), (-r, 0.0), (0.0, r), (0.0, -r)])
+    g = np.linspace(-0.85, 0.85, 7)
+    grid = np.array([(a, b) for a in g for b in g])
+    out: F64 = np.vstack([(places[:, None, :] + cross[None, :, :]).reshape(-1, 2), grid])
+    return out
+
+
+_CENTRE_SAMPLES = _centre_samples()
+
+
+def _centre_darkness(crop: U8, tiles: list[TileReading], pips: npt.NDArray[np.int64]) -> F64:
+    """``(T, 2)``: per half of each tile (``pips``: its counts, ``(T, 2)``) read with corner
+    pips (2 to 9), how much darker than the face its centre is in ``crop``, as a fraction of
+    what its corner pips are (all four, or the darker diagonal of a 2 or a 3); NaN for a 0
+    or a 1, or where the corners are no darker than the face. The face is the 90th
+    percentile of a 7x7 grid over the half; each pip place is the darkest of a small cross of
+    samples (see ``_CENTRE_SAMPLES``). All halves in one numpy pass."""
     half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)  # (T,2,2)
     axis = half[:, 1] - half[:, 0]
     half_len = np.hypot(axis[:, 0], axis[:, 1]) / 2  # (T,)
     u = axis / np.maximum(2 * half_len, 1e-9)[:, None]
     half_wid = np.array([_tile_width(t) / 2 for t in tiles])
-    s, r = STANDARD_SPACING, 0.15
-    # per place (centre, then the four corners), a small cross of samples; then the grid
-    places = np.array([(0.0, 0.0), (-s, -s), (s, s), (-s, s), (s, -s)])
-    cross = np.array([(0.0, 0.0), (r, 0.0), (-r, 0.0), (0.0, r), (0.0, -r)])
-    g = np.linspace(-0.85, 0.85, 7)
-    grid = np.array([(a, b) for a in g for b in g])
-    uv = np.vstack([(places[:, None, :] + cross[None, :, :]).reshape(-1, 2), grid])  # (74, 2)
+    uv = _CENTRE_SAMPLES  # (74, 2)
     # sample positions for every half: (T, 2, 74)
     along = uv[None, None, :, 0] * half_len[:, None, None]
     side = uv[None, None, :, 1] * half_wid[:, None, None]
@@ -245,7 +256,6 @@ def _centre_darkness(crop: U8, tiles: list[TileReading]) -> F64:
     dark = face[..., None] - grey[..., :25].reshape(*grey.shape[:2], 5, 5).min(axis=-1)
     centre, corners = dark[..., 0], dark[..., 1:]  # (T, 2), (T, 2, 4)
     diagonal = np.maximum(corners[..., :2].mean(axis=-1), corners[..., 2:].mean(axis=-1))
-    pips = np.array([t.pips for t in tiles], dtype=np.int64)
     ref = np.where(pips <= 3, diagonal, np.median(corners, axis=-1))
     with np.errstate(divide="ignore", invalid="ignore"):
         out: F64 = np.where((pips >= 2) & (ref > 0), centre / ref, np.nan)
@@ -289,13 +299,14 @@ def _read_rest(
     # camera than the line): where spots are still unexplained, a tile another width read
     # there is kept too, clear of every tile kept (a tile placed at the wider scale can leave
     # no room for its neighbour at its own)
+    rest = _unexplained(spots, best)
     for other in [r for r in [*others, read] if r is not best]:
         for t in other:
-            rest = _unexplained(spots, best)
             if rest.shape[0] == 0:
                 return best, best_width
             if _inside(rest, t).any() and not _clashes(p, t, best):
                 best = [*best, t]
+                rest = _unexplained(spots, best)
     return best, best_width
 
 
