@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import logging
 import math
 from collections.abc import Sequence
@@ -178,6 +179,8 @@ def identify(
             tiles = _unstraddled_placed(
                 p, crop, threshold, tiles, width, seen=sharp, spots=again[2], blanks=True
             )
+    all_spots = first[2] if sharp is None else np.vstack([first[2], again[2]])
+    tiles = _lattice_tiles(p, crop, threshold, tiles, width, all_spots)
     # below this size pips are under three pixels: what looks like a tile is print or pips
     seen = _centres_seen(p, crop, tiles)
     kept = [
@@ -1183,6 +1186,117 @@ def _centred_on_pips(
 #: it) and across it.
 _LATTICE_ALONG = np.array([-0.78, -0.5, -0.22, 0.22, 0.5, 0.78])
 _LATTICE_ACROSS = np.array([-0.28, 0.0, 0.28])
+
+
+def _lattice_tiles(
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    tiles: list[TileReading],
+    width: float,
+    spots: F64,
+) -> list[TileReading]:
+    """``tiles`` plus tiles placed on the pips still unexplained: every spot is tried at
+    every place of the pip lattice (see :func:`_lattice_cost`) of a tile square to the tiles
+    read, and the places whose lattice takes in the most spots, each within a sixteenth of a
+    width of a pip place, are read like outline places. A place is kept only on face, clear of
+    every tile, with a tile or the table beyond each end (a place across the seam between two
+    tiles has their other halves beyond it)."""
+    if not tiles:
+        return tiles
+    left = _unexplained(spots, tiles)
+    if not 2 <= left.shape[0] <= p.look_max_spots:
+        return tiles
+    if width <= 0:  # placed by outlines alone
+        width = float(np.median([_tile_width(t) for t in tiles]))
+    xy = left[:, :2]
+    # each spot is tried at the width of the tile read nearest it too (tiles far from a
+    # tilted camera, or thick ones, look narrower than the scene's tiles)
+    centres_read = np.array([t.center for t in tiles], dtype=np.float64)
+    widths_read = np.array([_tile_width(t) for t in tiles])
+    nearest = np.argmin(((xy[:, None, :] - centres_read[None]) ** 2).sum(axis=-1), axis=1)
+    la, lb = np.meshgrid(_LATTICE_ALONG, _LATTICE_ACROSS, indexing="ij")
+    la, lb = la.ravel(), lb.ravel()
+    base = _edge_angle(tiles)
+    face = crop > threshold
+    hh, ww = crop.shape
+    # face samples between the pip places (along, across; in the scales along and across)
+    ga, gb = (m.ravel() for m in np.meshgrid([-0.92, -0.64, -0.36, 0.36, 0.64, 0.92], [-0.14, 0.14]))
+    chosen: list[_Proposal] = []
+    tried = sorted({round(width, 1), *np.round(widths_read[nearest], 1).tolist()})
+    # a tile along the view of a tilted camera is foreshortened along, not across
+    scales = [(wa, wb) for wa in tried for wb in tried if 0.8 <= wa / wb <= 1.05]
+    for (wa, wb), angle in itertools.product(scales, (base, base + math.pi / 2)):
+        u = np.array([math.cos(angle), math.sin(angle)])
+        v = np.array([-u[1], u[0]])
+        # (S * L, 2): each spot at each lattice place gives a centre
+        centres = xy[:, None, :] - (wa * la[None, :, None] * u + wb * lb[None, :, None] * v)
+        centres = centres.reshape(-1, 2)
+        d = xy[None, :, :] - centres[:, None, :]  # (C, S, 2)
+        a, b = d @ u / wa, d @ v / wb
+        inside = (np.abs(a) <= 1.0) & (np.abs(b) <= 0.5)
+        da = np.abs(a[..., None] - _LATTICE_ALONG).min(axis=-1)
+        db = np.abs(b[..., None] - _LATTICE_ACROSS).min(axis=-1)
+        fits = inside & (da**2 + db**2 <= 0.01)
+        n_fit = fits.sum(axis=1)
+        bad = (inside & ~fits).sum(axis=1)
+        for k in np.argsort(-n_fit, kind="stable").tolist():
+            if n_fit[k] < 2:
+                break
+            if bad[k] > 0:
+                continue
+            c = centres[k]
+            pts = c + wa * ga[:, None] * u + wb * gb[:, None] * v
+            xi, yi = np.rint(pts[:, 0]).astype(np.intp), np.rint(pts[:, 1]).astype(np.intp)
+            if not ((xi >= 0) & (xi < ww) & (yi >= 0) & (yi < hh)).all():
+                continue
+            if face[yi, xi].mean() < 0.9:
+                continue
+            ux, uy = float(u[0]), float(u[1])
+            if (abs(ux) >= abs(uy) and ux < 0) or (abs(ux) < abs(uy) and uy < 0):
+                ux, uy = -ux, -uy
+            centre = (float(c[0]), float(c[1]))
+            if any(math.dist(centre, q.center) < 0.3 * wb and q.width == wb for q in chosen):
+                continue
+            bar = _Bar(-1, centre, (-uy, ux), 0.8 * wb, 1.0, wb / 2, wb / 2, wa, wb)
+            chosen.append(_Proposal(bar, centre, (ux, uy), (-uy, ux), wb, True, 2 * wa / wb))
+    if not chosen:
+        return tiles
+    labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
+    read: list[TileReading] = []
+    for w in tried:
+        mine = [q for q in chosen if q.width == w]
+        read += _read_places(p, crop, labels, blobs, mine, width=w) if mine else []
+    found = [
+        t
+        for t in read
+        if not _clashes(p, t, tiles)
+        and _unexplained(left, [t]).shape[0] < left.shape[0]
+        and _ends_closed(crop, threshold, tiles, t)
+    ]
+    added = _add_missing(p, [], found, width)
+    # two tiles side by side read across (a half of each, their seam for a bar) leave the
+    # other halves' pips beside it unexplained: a tile placed so must leave none near it
+    while added:
+        rest = _unexplained(left, tiles + added)
+        near = [bool(_around(rest, t).any()) for t in added]
+        if not any(near):
+            break
+        added = [t for t, n in zip(added, near, strict=True) if not n]
+    return tiles + added
+
+
+def _around(spots: F64, tile: TileReading) -> npt.NDArray[np.bool_]:
+    """Per row of ``spots`` (x, y, ...): does its centre lie within half a width of ``tile``?"""
+    poly = np.array(tile.corners, dtype=np.float64)
+    c = poly.mean(axis=0)
+    u = (poly[1] + poly[2]) / 2 - (poly[0] + poly[3]) / 2  # across the tile
+    v = (poly[2] + poly[3]) / 2 - (poly[0] + poly[1]) / 2  # along the tile
+    d = spots[:, :2] - c
+    a = np.abs(d @ u) / max(float(u @ u), 1e-9)  # in tile widths, 0.5 at the sides
+    b = np.abs(d @ v) / max(float(v @ v), 1e-9)  # in tile lengths, 0.5 at the ends
+    out: npt.NDArray[np.bool_] = (a <= 1.0) & (b <= 0.75)
+    return out
 
 
 def _lattice_cost(a: F64, b: F64) -> F64:
