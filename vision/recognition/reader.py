@@ -180,7 +180,7 @@ def identify(
                 p, crop, threshold, tiles, width, seen=sharp, spots=again[2], blanks=True
             )
     all_spots = first[2] if sharp is None else np.vstack([first[2], again[2]])
-    tiles = _lattice_tiles(p, crop, threshold, tiles, width, all_spots)
+    tiles = _lattice_tiles(p, crop, threshold, tiles=tiles, width=width, spots=all_spots)
     # below this size pips are under three pixels: what looks like a tile is print or pips
     seen = _centres_seen(p, crop, tiles)
     kept = [
@@ -1192,6 +1192,7 @@ def _lattice_tiles(
     p: RecognitionParams,
     crop: U8,
     threshold: int,
+    *,
     tiles: list[TileReading],
     width: float,
     spots: F64,
@@ -1221,7 +1222,8 @@ def _lattice_tiles(
     face = crop > threshold
     hh, ww = crop.shape
     # face samples between the pip places (along, across; in the scales along and across)
-    ga, gb = (m.ravel() for m in np.meshgrid([-0.92, -0.64, -0.36, 0.36, 0.64, 0.92], [-0.14, 0.14]))
+    along_samples = [-0.92, -0.64, -0.36, 0.36, 0.64, 0.92]
+    ga, gb = (m.ravel() for m in np.meshgrid(along_samples, [-0.14, 0.14]))
     chosen: list[_Proposal] = []
     tried = sorted({round(width, 1), *np.round(widths_read[nearest], 1).tolist()})
     # a tile along the view of a tilted camera is foreshortened along, not across
