@@ -1197,12 +1197,15 @@ def _lattice_tiles(
     width: float,
     spots: F64,
 ) -> list[TileReading]:
-    """``tiles`` plus tiles placed on the pips still unexplained: every spot is tried at
-    every place of the pip lattice (see :func:`_lattice_cost`) of a tile square to the tiles
-    read, and the places whose lattice takes in the most spots, each within a sixteenth of a
-    width of a pip place, are read like outline places. A place is kept only on face, clear of
-    every tile, with a tile or the table beyond each end (a place across the seam between two
-    tiles has their other halves beyond it)."""
+    """``tiles`` plus tiles placed on the pips still unexplained. Every spot is tried at every
+    place of the pip lattice (see :func:`_lattice_cost`) of a tile square to the tiles read,
+    at the scene's width and at the width of the tile read nearest it (along and across
+    apart: a tile along a tilted camera's view is foreshortened along it). Places on face
+    whose lattice takes in the most spots, each within a tenth of a width of a pip place, and
+    no spot off it, are read like outline places. A place is kept only clear of every tile,
+    with a tile or the table beyond each end (a place across the seam between two tiles has
+    their other halves beyond it), and leaving no unexplained spot beside it (two tiles side
+    by side read across leave their other halves' pips)."""
     if not tiles:
         return tiles
     left = _unexplained(spots, tiles)
@@ -1254,14 +1257,11 @@ def _lattice_tiles(
                 continue
             if face[yi, xi].mean() < 0.9:
                 continue
-            ux, uy = float(u[0]), float(u[1])
-            if (abs(ux) >= abs(uy) and ux < 0) or (abs(ux) < abs(uy) and uy < 0):
-                ux, uy = -ux, -uy
             centre = (float(c[0]), float(c[1]))
             if any(math.dist(centre, q.center) < 0.3 * wb and q.width == wb for q in chosen):
                 continue
-            bar = _Bar(-1, centre, (-uy, ux), 0.8 * wb, 1.0, wb / 2, wb / 2, wa, wb)
-            chosen.append(_Proposal(bar, centre, (ux, uy), (-uy, ux), wb, True, 2 * wa / wb))
+            along = (float(u[0]), float(u[1]))
+            chosen.append(_placed(centre, along, wb, measured=True, aspect=2 * wa / wb))
     if not chosen:
         return tiles
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
@@ -1281,24 +1281,11 @@ def _lattice_tiles(
     # other halves' pips beside it unexplained: a tile placed so must leave none near it
     while added:
         rest = _unexplained(left, tiles + added)
-        near = [bool(_around(rest, t).any()) for t in added]
+        near = [bool(_inside(rest, t, across=1.0, along=0.75).any()) for t in added]
         if not any(near):
             break
         added = [t for t, n in zip(added, near, strict=True) if not n]
     return tiles + added
-
-
-def _around(spots: F64, tile: TileReading) -> npt.NDArray[np.bool_]:
-    """Per row of ``spots`` (x, y, ...): does its centre lie within half a width of ``tile``?"""
-    poly = np.array(tile.corners, dtype=np.float64)
-    c = poly.mean(axis=0)
-    u = (poly[1] + poly[2]) / 2 - (poly[0] + poly[3]) / 2  # across the tile
-    v = (poly[2] + poly[3]) / 2 - (poly[0] + poly[1]) / 2  # along the tile
-    d = spots[:, :2] - c
-    a = np.abs(d @ u) / max(float(u @ u), 1e-9)  # in tile widths, 0.5 at the sides
-    b = np.abs(d @ v) / max(float(v @ v), 1e-9)  # in tile lengths, 0.5 at the ends
-    out: npt.NDArray[np.bool_] = (a <= 1.0) & (b <= 0.75)
-    return out
 
 
 def _lattice_cost(a: F64, b: F64) -> F64:
@@ -1327,13 +1314,27 @@ def _pose_proposal(
 ) -> _Proposal:
     """A tile placed by its outline, as a proposal of a bar not seen (``aspect``: see
     :class:`_Proposal`)."""
-    ux, uy = pose.along
-    if (abs(ux) >= abs(uy) and ux < 0) or (abs(ux) < abs(uy) and uy < 0):
-        ux, uy = -ux, -uy  # first half left/top, as for bar proposals
     center = (pose.center[0] + dx, pose.center[1] + dy)
+    return _placed(center, pose.along, width, measured=False, aspect=aspect)
+
+
+def _placed(
+    center: tuple[float, float],
+    along: tuple[float, float],
+    width: float,
+    *,
+    measured: bool,
+    aspect: float = 0.0,
+) -> _Proposal:
+    """A tile placed without its bar (by its outline, its squares or its pips), as a proposal
+    of a bar not seen, its first half left or top as for bar proposals (see
+    :class:`_Proposal`)."""
+    ux, uy = along
+    if (abs(ux) >= abs(uy) and ux < 0) or (abs(ux) < abs(uy) and uy < 0):
+        ux, uy = -ux, -uy
     across = (-uy, ux)
     bar = _Bar(-1, center, across, 0.8 * width, 1.0, width / 2, width / 2, width, width)
-    return _Proposal(bar, center, (ux, uy), across, width, False, aspect)
+    return _Proposal(bar, center, (ux, uy), across, width, measured, aspect)
 
 
 def _clusters(spots: F64, margin: float, shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
@@ -1404,8 +1405,11 @@ def _tile_width(t: TileReading) -> float:
     return math.dist(t.halves[0].center, t.halves[1].center)
 
 
-def _inside(spots: F64, tile: TileReading) -> npt.NDArray[np.bool_]:
-    """Per row of ``spots`` (x, y, ...): does its centre lie in ``tile``?"""
+def _inside(
+    spots: F64, tile: TileReading, *, across: float = 0.55, along: float = 0.55
+) -> npt.NDArray[np.bool_]:
+    """Per row of ``spots`` (x, y, ...): does its centre lie in ``tile`` (at most ``across``
+    tile widths and ``along`` tile lengths from its centre; 0.5 is its edge)?"""
     poly = np.array(tile.corners, dtype=np.float64)
     c = poly.mean(axis=0)
     u = (poly[1] + poly[2]) / 2 - (poly[0] + poly[3]) / 2  # across the tile
@@ -1413,7 +1417,7 @@ def _inside(spots: F64, tile: TileReading) -> npt.NDArray[np.bool_]:
     d = spots[:, :2] - c
     a = np.abs(d @ u) / max(float(u @ u), 1e-9)
     b = np.abs(d @ v) / max(float(v @ v), 1e-9)
-    out: npt.NDArray[np.bool_] = (a <= 0.55) & (b <= 0.55)
+    out: npt.NDArray[np.bool_] = (a <= across) & (b <= along)
     return out
 
 
@@ -2210,13 +2214,8 @@ def _split_tiles(
     for k, ((xi, yi), (xj, yj)) in enumerate(halves):
         centre = ((xi + xj) / 2, (yi + yj) / 2)
         d = math.hypot(xj - xi, yj - yi)
-        ux, uy = (xj - xi) / d, (yj - yi) / d
-        if (abs(ux) >= abs(uy) and ux < 0) or (abs(ux) < abs(uy) and uy < 0):
-            ux, uy = -ux, -uy  # first half left/top, as for bar proposals
-        across = (-uy, ux)
         w = d if _near(d, width, p) else width  # the halves are the squares
-        bar = _Bar(-1, centre, across, 0.8 * w, 1.0, w / 2, w / 2, w, w)
-        pr = _Proposal(bar, centre, (ux, uy), across, w, w == d)
+        pr = _placed(centre, ((xj - xi) / d, (yj - yi) / d), w, measured=w == d)
         # one at a time: the pip spacing of one tile's halves says nothing of another's
         cut_labels, cut_blobs = _cut_at_bar(p, labels, blobs, pr)
         got = _read_tiles(
