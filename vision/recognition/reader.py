@@ -656,13 +656,8 @@ def _lone_ends(
     inside_crop = (xi >= 0) & (xi < ww) & (yi >= 0) & (yi < hh)
     on_face = np.zeros(xy.shape[0], dtype=np.bool_)
     on_face[inside_crop] = face[yi[inside_crop], xi[inside_crop]]
-    # (P, T): each sample inside each tile (offsets in tile sides, as in _unexplained)
-    tu = (poly[:, 1] + poly[:, 2] - poly[:, 0] - poly[:, 3]) / 2
-    tv = (poly[:, 2] + poly[:, 3] - poly[:, 0] - poly[:, 1]) / 2
-    ia = np.abs(xy @ tu.T - (c * tu).sum(axis=1)) / np.maximum((tu * tu).sum(axis=1), 1e-9)
-    ib = np.abs(xy @ tv.T - (c * tv).sum(axis=1)) / np.maximum((tv * tv).sum(axis=1), 1e-9)
     n = len(tiles)
-    in_tile = ((ia <= 0.5) & (ib <= 0.5)).reshape(n, 2, len(_BEYOND), ga.size, n)
+    in_tile = _in_tiles(xy, tiles).reshape(n, 2, len(_BEYOND), ga.size, n)
     in_tile[np.arange(n), :, :, :, np.arange(n)] = False  # other tiles only
     taken = in_tile.any(axis=-1).mean(axis=-1)  # (T, end, square)
     faced = on_face.reshape(n, 2, len(_BEYOND), ga.size).mean(axis=-1)
@@ -1227,7 +1222,8 @@ def _lattice_tiles(
     # face samples between the pip places (along, across; in the scales along and across)
     along_samples = [-0.92, -0.64, -0.36, 0.36, 0.64, 0.92]
     ga, gb = (m.ravel() for m in np.meshgrid(along_samples, [-0.14, 0.14]))
-    chosen: list[_Proposal] = []
+    inner = np.abs(ga) < 0.9
+    chosen: list[tuple[int, _Proposal]] = []  # (spots on its lattice, place)
     tried = sorted({round(width, 1), *np.round(widths_read[nearest], 1).tolist()})
     # a tile along the view of a tilted camera is foreshortened along, not across
     scales = [(wa, wb) for wa in tried for wb in tried if 0.8 <= wa / wb <= 1.05]
@@ -1245,29 +1241,37 @@ def _lattice_tiles(
         fits = inside & (da**2 + db**2 <= 0.01)
         n_fit = fits.sum(axis=1)
         bad = (inside & ~fits).sum(axis=1)
-        for k in np.argsort(-n_fit, kind="stable").tolist():
-            if n_fit[k] < 2:
-                break
-            if bad[k] > 0:
-                continue
-            c = centres[k]
-            pts = c + wa * ga[:, None] * u + wb * gb[:, None] * v
-            xi, yi = np.rint(pts[:, 0]).astype(np.intp), np.rint(pts[:, 1]).astype(np.intp)
-            if not ((xi >= 0) & (xi < ww) & (yi >= 0) & (yi < hh)).all():
-                continue
-            if face[yi, xi].mean() < 0.9:
-                continue
-            centre = (float(c[0]), float(c[1]))
-            if any(math.dist(centre, q.center) < 0.3 * wb and q.width == wb for q in chosen):
+        order = np.argsort(-n_fit, kind="stable")
+        order = order[(n_fit[order] >= 2) & (bad[order] == 0)]
+        c = centres[order]  # (K, 2), most fits first
+        pts = c[:, None, :] + wa * ga[:, None] * u + wb * gb[:, None] * v  # (K, samples, 2)
+        xi, yi = np.rint(pts[..., 0]).astype(np.intp), np.rint(pts[..., 1]).astype(np.intp)
+        ok = ((xi >= 0) & (xi < ww) & (yi >= 0) & (yi < hh)).all(axis=1)
+        on_face = np.zeros(len(c))
+        on_face[ok] = face[yi[ok], xi[ok]].mean(axis=1)
+        ok &= on_face >= 0.9
+        # a place well into a tile read would clash with it (see _clashes): not read (its
+        # ends may overlap a tile read a little too long)
+        probe = np.concatenate([c[:, None, :], pts[:, inner]], axis=1).reshape(-1, 2)
+        ok &= ~_in_tiles(probe, tiles, margin=0.45).reshape(len(c), -1).any(axis=1)
+        for (cx, cy), n in zip(c[ok].tolist(), n_fit[order][ok].tolist(), strict=True):
+            centre = (cx, cy)
+            if any(math.dist(centre, q.center) < 0.3 * wb and q.width == wb for _, q in chosen):
                 continue
             along = (float(u[0]), float(u[1]))
-            chosen.append(_placed(centre, along, wb, measured=True, aspect=2 * wa / wb))
-    if not chosen:
+            chosen.append((n, _placed(centre, along, wb, measured=True, aspect=2 * wa / wb)))
+    # of two places overlapping, the one whose lattice holds fewer of the spots is not read
+    places = [
+        q
+        for n, q in chosen
+        if not any(m > n and math.dist(q.center, r.center) < 0.9 * r.width for m, r in chosen)
+    ]
+    if not places:
         return tiles
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
     read: list[TileReading] = []
     for w in tried:
-        mine = [q for q in chosen if q.width == w]
+        mine = [q for q in places if q.width == w]
         read += _read_places(p, crop, labels, blobs, mine, width=w) if mine else []
     found = [
         t
@@ -1368,15 +1372,7 @@ def _unexplained(spots: F64, tiles: list[TileReading]) -> F64:
     were read) that are at least half as large as the pips read: specks are not pips."""
     if not tiles or spots.shape[0] == 0:
         return spots
-    poly = np.array([t.corners for t in tiles], dtype=np.float64)  # (T, 4, 2)
-    c = poly.mean(axis=1)
-    u = (poly[:, 1] + poly[:, 2] - poly[:, 0] - poly[:, 3]) / 2  # across each tile
-    v = (poly[:, 2] + poly[:, 3] - poly[:, 0] - poly[:, 1]) / 2  # along each tile
-    xy = spots[:, :2]
-    # (S, T): each spot's offset from each tile's centre, across and along, in tile sides
-    a = np.abs(xy @ u.T - (c * u).sum(axis=1)) / np.maximum((u * u).sum(axis=1), 1e-9)
-    b = np.abs(xy @ v.T - (c * v).sum(axis=1)) / np.maximum((v * v).sum(axis=1), 1e-9)
-    inside = ((a <= 0.55) & (b <= 0.55)).any(axis=1)  # as _inside, for every tile at once
+    inside = _in_tiles(spots[:, :2], tiles, margin=0.55).any(axis=1)
     left = ~inside
     if inside.any():
         left &= spots[:, 2] >= 0.5 * float(np.median(spots[inside, 2]))
@@ -1403,6 +1399,20 @@ def _agree(width: float, scene: float, p: RecognitionParams) -> bool:
 def _tile_width(t: TileReading) -> float:
     """The width of a tile read (its half centres lie one width apart)."""
     return math.dist(t.halves[0].center, t.halves[1].center)
+
+
+def _in_tiles(xy: F64, tiles: list[TileReading], margin: float = 0.5) -> npt.NDArray[np.bool_]:
+    """``(P, T)``: whether each point of ``xy`` (rows x, y) lies in each tile, at most
+    ``margin`` of the tile's sides from its centre both across and along (0.5 is its edge;
+    :func:`_inside` for one tile, margins apart)."""
+    poly = np.array([t.corners for t in tiles], dtype=np.float64)  # (T, 4, 2)
+    c = poly.mean(axis=1)
+    u = (poly[:, 1] + poly[:, 2] - poly[:, 0] - poly[:, 3]) / 2  # across each tile
+    v = (poly[:, 2] + poly[:, 3] - poly[:, 0] - poly[:, 1]) / 2  # along each tile
+    a = np.abs(xy @ u.T - (c * u).sum(axis=1)) / np.maximum((u * u).sum(axis=1), 1e-9)
+    b = np.abs(xy @ v.T - (c * v).sum(axis=1)) / np.maximum((v * v).sum(axis=1), 1e-9)
+    out: npt.NDArray[np.bool_] = (a <= margin) & (b <= margin)
+    return out
 
 
 def _inside(
