@@ -1244,6 +1244,8 @@ def _lattice_tiles(
         order = np.argsort(-n_fit, kind="stable")
         order = order[(n_fit[order] >= 2) & (bad[order] == 0)]
         c = centres[order]  # (K, 2), most fits first
+        if c.shape[0] == 0:
+            continue
         pts = c[:, None, :] + wa * ga[:, None] * u + wb * gb[:, None] * v  # (K, samples, 2)
         xi, yi = np.rint(pts[..., 0]).astype(np.intp), np.rint(pts[..., 1]).astype(np.intp)
         ok = ((xi >= 0) & (xi < ww) & (yi >= 0) & (yi < hh)).all(axis=1)
