@@ -112,7 +112,12 @@ def identify(
     crop = grey[y0:y1, x0:x1]
     first = _read_crop(p, crop, threshold)
     sharp = None
-    if not first[0] or _unexplained(first[2], first[0]).shape[0] >= 2:
+    if (
+        not first[0]
+        or _unexplained(first[2], first[0]).shape[0] >= 2
+        # blur can hide every pip of a scene: a square of face outside every tile read
+        or _blank_room(crop, threshold, first[0], first[1])
+    ):
         sharp = _deblurred(p, crop)
     if sharp is None:
         tiles, width = _read_rest(p, crop, threshold, first)
@@ -845,6 +850,21 @@ def _aligned(crop: U8, t: TileReading, width: float) -> TileReading:
 def _unstraddled(
     p: RecognitionParams, crop: U8, threshold: int, tiles: list[TileReading], width: float
 ) -> list[TileReading]:
+    """``tiles`` with the tiles read across a seam read again (see :func:`_unstraddled_once`),
+    until none is (at most three times): a tile read again can uncover the square beyond
+    one read across the next seam (the straddles of a 6-6 and a 4-4 across both seams of a
+    6-4, at a turn)."""
+    for _ in range(3):
+        out = _unstraddled_once(p, crop, threshold, tiles, width)
+        if out == tiles:
+            break
+        tiles = out
+    return tiles
+
+
+def _unstraddled_once(
+    p: RecognitionParams, crop: U8, threshold: int, tiles: list[TileReading], width: float
+) -> list[TileReading]:
     """``tiles`` with each tile read across a seam read again a scene tile width either way
     of it. Where bars and seams are equally faint (white tiles, a deblurred frame), a tile
     can be read across a seam, one half of each of two touching tiles; the two read in its
@@ -871,40 +891,47 @@ def _unstraddled(
     out = [t for t, off in zip(tiles, both | pair, strict=True) if not off]
     again: list[TileReading] = []
 
-    def either_side(t: TileReading) -> tuple[list[TileReading], list[TileReading]]:
+    def either_side(t: TileReading) -> list[TileReading]:
         """What reads a scene tile width either way of ``t`` along its axis (its centre lies
-        on the seam whatever its size: a look at another scale reads it smaller), and of
-        that what clashes with no tile kept."""
+        on the seam whatever its size: a look at another scale reads it smaller)."""
         (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
         d = math.hypot(bx - ax, by - ay)
         if d <= 0:
-            return [], []
+            return []
         ux, uy = (bx - ax) / d, (by - ay) / d
         (cx, cy), shifts = t.center, (-width, width)
         poses = [TilePose((cx + s * ux, cy + s * uy), (ux, uy), 0.0) for s in shifts]
         places = [_pose_proposal(pose, 0.0, 0.0, width) for pose in poses]
-        got = _read_places(p, crop, labels, blobs, places, width=width)
-        return got, [
+        return _read_places(p, crop, labels, blobs, places, width=width)
+
+    def clear(got: list[TileReading]) -> list[TileReading]:
+        """The tiles of ``got`` that clash with no tile kept."""
+        return [
             r for r in got if not any(_clash(p, r, k, width, p.look_overlap_max_rel) for k in out)
         ]
 
-    for t, ta, off, two in zip(tiles, axed, both | pair, pair, strict=True):
-        if not off:
-            continue
-        # along the line's edges and along its own axis (a pixel or a degree decides whether
-        # a blurred half reads): the one that reads more, then more surely
-        got, read = max(
+    # along the line's edges and along its own axis (a pixel or a degree decides whether a
+    # blurred half reads): the one that reads more, then more surely
+    looks = {
+        i: max(
             (either_side(a) for a in ((ta, t) if ta is not t else (t,))),
-            key=lambda g: (len(g[1]), sum(r.confidence for r in g[1])),
+            key=lambda g: (len(clear(g)), sum(r.confidence for r in clear(g))),
         )
-        if bool(two) and len(read) < 2:
+        for i, (t, ta, off) in enumerate(zip(tiles, axed, both | pair, strict=True))
+        if off
+    }
+    # a tile whose two neighbours both read goes first: a double read right, beside a tile
+    # sharing its number, reads a double again half a tile along (across their seam), where
+    # the tile read across the seam beyond that tile places its neighbour
+    for i in sorted(looks, key=lambda i: -len(clear(looks[i]))):
+        t, got = tiles[i], looks[i]
+        read = clear(got)
+        if bool(pair[i]) and len(read) < 2:
             out.append(t)
             continue
         again += read
         # kept where neither place reads, unless a tile of its chain read again lies there
-        if not read and not any(
-            _clash(p, r, k, width, p.look_overlap_max_rel) for r in got for k in again
-        ):
+        if not read and not any(_clash(p, k, t, width, p.look_overlap_max_rel) for k in again):
             read = [t]
         out += read
     return out
