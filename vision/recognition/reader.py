@@ -1224,10 +1224,11 @@ def _lattice_tiles(
     at the scene's width and at the width of the tile read nearest it (along and across
     apart: a tile along a tilted camera's view is foreshortened along it). Places on face
     whose lattice takes in the most spots, each within a tenth of a width of a pip place, and
-    no spot off it, are read like outline places. A place is kept only clear of every tile,
-    with a tile or the table beyond each end (a place across the seam between two tiles has
-    their other halves beyond it), and leaving no unexplained spot beside it (two tiles side
-    by side read across leave their other halves' pips)."""
+    no spot off it, are read like outline places; not those well into a tile read, nor those
+    overlapping a place whose lattice takes in more spots. A place is kept only clear of
+    every tile, with a tile or the table beyond each end (a place across the seam between two
+    tiles has their other halves beyond it), and leaving no unexplained spot beside it (two
+    tiles side by side read across leave their other halves' pips)."""
     if not tiles:
         return tiles
     left = _unexplained(spots, tiles)
