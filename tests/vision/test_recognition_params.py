@@ -58,6 +58,8 @@ def test_frozen() -> None:
         '{"pip_run_min_contrast": 1.0}',
         '{"centre_pip_min_contrast": 1.5}',
         '{"centre_empty_max_contrast": 0}',
+        '{"pip_min_darkness_rel": 1.0}',
+        '{"pip_min_darkness_rel": -0.1}',
     ],
 )
 def test_invalid_parameters_are_refused(text: str) -> None:

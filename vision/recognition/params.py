@@ -181,6 +181,12 @@ class RecognitionParams:
     #: fraction of what its corner pips are (8,566 halves read right, first 200 scenes of six
     #: sweeps: at most 0.22; the 3 read as a 2 that this catches: 1.09).
     centre_empty_max_contrast: float = 0.5
+    #: ... nor one whose pips, in the frame as it was, are darker than its face by less than
+    #: this fraction of what the scene's median half's pips are (relative to each face):
+    #: deconvolution's ringing and JPEG blocks can make two pips of a blank half (halves
+    #: read right, first 120-200 scenes of four sweeps: at least 0.61; seed 19's phantom 2
+    #: of a 0-4: 0.20).
+    pip_min_darkness_rel: float = 0.4
     #: Pips are counted inside the half square shrunk by this fraction of its half-side.
     half_margin_rel: float = 0.02
     max_pips: int = 9
@@ -257,6 +263,8 @@ class RecognitionParams:
             problems.append("pip_run_min_contrast and centre_pip_min_contrast must be in [0, 1)")
         if self.centre_empty_max_contrast <= 0:
             problems.append("centre_empty_max_contrast must be > 0")
+        if not 0 <= self.pip_min_darkness_rel < 1:
+            problems.append("pip_min_darkness_rel must be in [0, 1)")
         if self.far_face_max_area_rel <= 0:
             problems.append("far_face_max_area_rel must be > 0")
         if not self.bar_split_levels or not all(0 < v <= 1 for v in self.bar_split_levels):

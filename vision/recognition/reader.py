@@ -112,6 +112,7 @@ def identify(
     crop = grey[y0:y1, x0:x1]
     first = _read_crop(p, crop, threshold)
     sharp = None
+    spare: list[TileReading] = []  # the other reading of a deconvolved frame
     if (
         not first[0]
         or _unexplained(first[2], first[0]).shape[0] >= 2
@@ -162,6 +163,7 @@ def identify(
             # that join (see _joining), and a double blank with its bar seen in both crops (a
             # double blank explains no pip: the count is blind to it)
             other = deblurred if tiles is plain else plain
+            spare = other
             clear = [t for t in other if not _clashes(p, t, tiles)]
             blanks = [
                 t
@@ -177,6 +179,7 @@ def identify(
             # (a crosswise double squeezed between tiles read a pixel long)
             plain, _ = _read_rest(p, crop, threshold, first)
             tiles += _joining(p, sharp, threshold, tiles, plain)
+            spare = plain
         if len(tiles) > settled:
             # a tile added since can be what makes the square beyond one read across a seam
             # a lone one (the next tile of its line, or the double at a turn); where one is
@@ -188,6 +191,8 @@ def identify(
     tiles = _lattice_tiles(p, crop, threshold, tiles=tiles, width=width, spots=all_spots)
     # below this size pips are under three pixels: what looks like a tile is print or pips
     seen = _centres_seen(p, crop, tiles)
+    if spare and not all(seen):
+        tiles, seen = _second_readings(p, crop, tiles, seen, spare)
     kept = [
         _shifted(t, x0, y0)
         for t, ok in zip(tiles, seen, strict=True)
@@ -214,11 +219,44 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
     if not tiles:
         return []
     pips = np.array([t.pips for t in tiles], dtype=np.int64)  # (T, 2)
-    dark = _centre_darkness(crop, tiles, pips)  # (T, 2), NaN where not measured
+    dark, level = _centre_darkness(crop, tiles, pips)  # (T, 2) each, NaN where not measured
     odd = np.isin(pips, (3, 5, 7, 9)) & (dark < p.centre_pip_min_contrast)
     even = np.isin(pips, (2, 4)) & (dark > p.centre_empty_max_contrast)
     wrong: npt.NDArray[np.bool_] = np.asarray((odd | even).any(axis=1))
+    # pips that are hardly darker than their face, where the scene's pips are dark: a phantom
+    if (pips > 0).sum() >= 2:
+        median = float(np.median(level[pips > 0]))
+        if median > 0:
+            wrong |= ((pips > 0) & (level < p.pip_min_darkness_rel * median)).any(axis=1)
     return [not bool(w) for w in wrong]
+
+
+def _second_readings(
+    p: RecognitionParams,
+    crop: U8,
+    tiles: list[TileReading],
+    seen: list[bool],
+    spare: list[TileReading],
+) -> tuple[list[TileReading], list[bool]]:
+    """``(tiles, seen)`` with each tile the checks refused (see :func:`_centres_seen`)
+    replaced by what the other reading of the frame (``spare``: as it was, or deconvolved)
+    read there, where that passes the checks and clashes with no tile kept (seed 19's 0-4
+    read 2-4 deconvolved, its blank half's JPEG blocks ringing as a 2, is a 0-4 as it was)."""
+    kept = [t for t, ok in zip(tiles, seen, strict=True) if ok]
+    refused = [t for t, ok in zip(tiles, seen, strict=True) if not ok]
+    alt = [
+        t
+        for t in spare
+        if any(_clash(p, t, r, _tile_width(r), p.look_overlap_max_rel) for r in refused)
+        and not _clashes(p, t, kept)
+    ]
+    if not alt:
+        return tiles, seen
+    alt_seen = _centres_seen(p, crop, kept + alt)[len(kept) :]
+    alt = [t for t, ok in zip(alt, alt_seen, strict=True) if ok]
+    width = float(np.median([_tile_width(t) for t in tiles]))
+    added = _add_missing(p, kept, alt, width)
+    return [*tiles, *added[len(kept) :]], [*seen, *[True] * (len(added) - len(kept))]
 
 
 def _centre_samples() -> F64:
@@ -237,13 +275,17 @@ def _centre_samples() -> F64:
 _CENTRE_SAMPLES = _centre_samples()
 
 
-def _centre_darkness(crop: U8, tiles: list[TileReading], pips: npt.NDArray[np.int64]) -> F64:
-    """``(T, 2)``: per half of each tile (``pips``: its counts, ``(T, 2)``) read with corner
-    pips (2 to 9), how much darker than the face its centre is in ``crop``, as a fraction of
-    what its corner pips are (all four, or the darker diagonal of a 2 or a 3); NaN for a 0
-    or a 1, or where the corners are no darker than the face. The face is the 90th
-    percentile of a 7x7 grid over the half; each pip place is the darkest of a small cross of
-    samples (see ``_CENTRE_SAMPLES``). All halves in one numpy pass."""
+def _centre_darkness(
+    crop: U8, tiles: list[TileReading], pips: npt.NDArray[np.int64]
+) -> tuple[F64, F64]:
+    """``(centre, level)``, each ``(T, 2)``: per half of each tile (``pips``: its counts,
+    ``(T, 2)``) read with corner pips (2 to 9), how much darker than the face its centre is
+    in ``crop``, as a fraction of what its corner pips are (all four, or the darker
+    diagonal of a 2 or a 3; NaN for a 0 or a 1, or where the corners are no darker than the
+    face); and how much darker than the face its pips are (its corner pips as above, a 1's
+    centre), as a fraction of the face. The face is the 90th percentile of a 7x7 grid over
+    the half; each pip place is the darkest of a small cross of samples (see
+    ``_CENTRE_SAMPLES``). All halves in one numpy pass."""
     half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)  # (T,2,2)
     axis = half[:, 1] - half[:, 0]
     half_len = np.hypot(axis[:, 0], axis[:, 1]) / 2  # (T,)
@@ -267,7 +309,8 @@ def _centre_darkness(crop: U8, tiles: list[TileReading], pips: npt.NDArray[np.in
     ref = np.where(pips <= 3, diagonal, np.median(corners, axis=-1))
     with np.errstate(divide="ignore", invalid="ignore"):
         out: F64 = np.where((pips >= 2) & (ref > 0), centre / ref, np.nan)
-    return out
+    level: F64 = np.where(pips == 1, centre, ref) / np.maximum(face, 1.0)
+    return out, level
 
 
 def _read_rest(
