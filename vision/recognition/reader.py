@@ -217,7 +217,10 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
     Deconvolved and sharpened, the ringing of two pips can meet between them as a dark spot
     of pip size, a phantom pip (a 2 read as a 3, a 6 as a 7); read as dark peaks, a tile
     slid a little can lose a pip (a 3 read as a 2). Blur takes as much contrast from a
-    real centre pip as from the corner pips."""
+    real centre pip as from the corner pips. Nor is a half right whose pips are darker than
+    its face by less than ``pip_min_darkness_rel`` of what the scene's median half's are
+    (two or more halves with pips): deconvolved, a blank half's JPEG blocks can ring into
+    pips."""
     if not tiles:
         return []
     pips = np.array([t.pips for t in tiles], dtype=np.int64)  # (T, 2)
