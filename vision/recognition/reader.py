@@ -988,11 +988,13 @@ def _unstraddled_once(
 
     # along the line's edges and along its own axis (a pixel or a degree decides whether a
     # blurred half reads): the one that reads more, then more surely
+    def rank(got: list[TileReading]) -> tuple[int, float]:
+        """How many of ``got`` clash with no tile kept, then how surely they read."""
+        fit = clear(got)
+        return len(fit), sum(r.confidence for r in fit)
+
     looks = {
-        i: max(
-            (either_side(a) for a in ((ta, t) if ta is not t else (t,))),
-            key=lambda g: (len(clear(g)), sum(r.confidence for r in clear(g))),
-        )
+        i: max((either_side(a) for a in ((ta, t) if ta is not t else (t,))), key=rank)
         for i, (t, ta, off) in enumerate(zip(tiles, axed, both | pair, strict=True))
         if off
     }
@@ -1359,7 +1361,7 @@ def _lattice_tiles(
         # a place well into a tile read would clash with it (see _clashes): not read (its
         # ends may overlap a tile read a little too long)
         probe = np.concatenate([c[:, None, :], pts[:, inner]], axis=1).reshape(-1, 2)
-        ok &= ~_in_tiles(probe, tiles, margin=0.45).reshape(len(c), -1).any(axis=1)
+        ok &= ~_in_tiles(probe, tiles, across=0.45, along=0.45).reshape(len(c), -1).any(axis=1)
         for (cx, cy), n in zip(c[ok].tolist(), n_fit[order][ok].tolist(), strict=True):
             centre = (cx, cy)
             if any(math.dist(centre, q.center) < 0.3 * wb and q.width == wb for _, q in chosen):
@@ -1478,7 +1480,7 @@ def _unexplained(spots: F64, tiles: list[TileReading]) -> F64:
     were read) that are at least half as large as the pips read: specks are not pips."""
     if not tiles or spots.shape[0] == 0:
         return spots
-    inside = _in_tiles(spots[:, :2], tiles, margin=0.55).any(axis=1)
+    inside = _in_tiles(spots[:, :2], tiles, across=0.55, along=0.55).any(axis=1)
     left = ~inside
     if inside.any():
         left &= spots[:, 2] >= 0.5 * float(np.median(spots[inside, 2]))
@@ -1507,33 +1509,27 @@ def _tile_width(t: TileReading) -> float:
     return math.dist(t.halves[0].center, t.halves[1].center)
 
 
-def _in_tiles(xy: F64, tiles: list[TileReading], margin: float = 0.5) -> npt.NDArray[np.bool_]:
+def _in_tiles(
+    xy: F64, tiles: list[TileReading], *, across: float = 0.5, along: float = 0.5
+) -> npt.NDArray[np.bool_]:
     """``(P, T)``: whether each point of ``xy`` (rows x, y) lies in each tile, at most
-    ``margin`` of the tile's sides from its centre both across and along (0.5 is its edge;
-    :func:`_inside` for one tile, margins apart)."""
+    ``across`` tile widths and ``along`` tile lengths from its centre (0.5 is its edge)."""
     poly = np.array([t.corners for t in tiles], dtype=np.float64)  # (T, 4, 2)
     c = poly.mean(axis=1)
     u = (poly[:, 1] + poly[:, 2] - poly[:, 0] - poly[:, 3]) / 2  # across each tile
     v = (poly[:, 2] + poly[:, 3] - poly[:, 0] - poly[:, 1]) / 2  # along each tile
     a = np.abs(xy @ u.T - (c * u).sum(axis=1)) / np.maximum((u * u).sum(axis=1), 1e-9)
     b = np.abs(xy @ v.T - (c * v).sum(axis=1)) / np.maximum((v * v).sum(axis=1), 1e-9)
-    out: npt.NDArray[np.bool_] = (a <= margin) & (b <= margin)
+    out: npt.NDArray[np.bool_] = (a <= across) & (b <= along)
     return out
 
 
 def _inside(
     spots: F64, tile: TileReading, *, across: float = 0.55, along: float = 0.55
 ) -> npt.NDArray[np.bool_]:
-    """Per row of ``spots`` (x, y, ...): does its centre lie in ``tile`` (at most ``across``
-    tile widths and ``along`` tile lengths from its centre; 0.5 is its edge)?"""
-    poly = np.array(tile.corners, dtype=np.float64)
-    c = poly.mean(axis=0)
-    u = (poly[1] + poly[2]) / 2 - (poly[0] + poly[3]) / 2  # across the tile
-    v = (poly[2] + poly[3]) / 2 - (poly[0] + poly[1]) / 2  # along the tile
-    d = spots[:, :2] - c
-    a = np.abs(d @ u) / max(float(u @ u), 1e-9)
-    b = np.abs(d @ v) / max(float(v @ v), 1e-9)
-    out: npt.NDArray[np.bool_] = (a <= across) & (b <= along)
+    """Per row of ``spots`` (x, y, ...): does its centre lie in ``tile`` (see
+    :func:`_in_tiles`)?"""
+    out: npt.NDArray[np.bool_] = _in_tiles(spots[:, :2], [tile], across=across, along=along)[:, 0]
     return out
 
 
