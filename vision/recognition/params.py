@@ -222,6 +222,10 @@ class RecognitionParams:
     min_confidence: float = 0.25
     #: Two tiles whose centres are closer than this fraction of ``w`` are one tile.
     duplicate_distance_rel: float = 0.6
+    #: Two readings of a tile are at the same place when each half's centre of one lies
+    #: within this fraction of ``w`` of a half's centre of the other (a frame read both
+    #: deconvolved and as it was: the surer reading of a place wins).
+    same_place_max_rel: float = 0.25
     #: Two tiles overlapping by more than this fraction of a tile's area are one tile.
     overlap_max_rel: float = 0.25
 
