@@ -136,6 +136,9 @@ def identify(
                 p, crop, threshold, tiles=tiles, width=width, spots=first[2], blanks=True
             )
     else:
+        # a tile the checks refuse is read again from the other reading (see
+        # _second_readings): the frame as it was, at least as first read
+        spare = first[0]
         again = _read_crop(p, sharp, threshold)
         tiles, width = _read_rest(p, sharp, threshold, again, blurred=True)
         # deconvolution darkens any thin line: a double blank needs a straight bar square
