@@ -762,7 +762,8 @@ def _surer(
 ) -> list[TileReading]:
     """``tiles`` (read deconvolved) with each tile that a tile of ``plain`` (the frame as it
     was) reads at the same place, both halves' centres within ``same_place_max_rel`` of a
-    width, with other pips and more confidence replaced by that tile: deconvolution sharpens
+    width, at its scale (``width_tolerance_rel``), with other pips and more confidence
+    replaced by that tile: deconvolution sharpens
     a face's grain into spots of pip size that the frame as it was does not have (seed 21's
     0347: a 2-2 read 4-2 at 0.39 deconvolved and 2-2 at 0.57 as it was; in seeds 20 to 22,
     each tile the two readings read at the same place with other pips was so)."""
@@ -773,6 +774,7 @@ def _surer(
             for o in plain
             if o.confidence > t.confidence
             and sorted(o.pips) != sorted(t.pips)
+            and abs(_tile_width(o) / _tile_width(t) - 1) <= p.width_tolerance_rel
             and _same_place(o, t, p.same_place_max_rel * width)
         ]
         out.append(max(rivals, key=lambda o: o.confidence) if rivals else t)
