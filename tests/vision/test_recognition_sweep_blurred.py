@@ -409,3 +409,10 @@ def test_the_surer_reading_of_a_place_is_one_at_the_scenes_scale() -> None:
     over a 6-0 read deconvolved at 23 px, at confidence 1.0 against 0.93; its halves' centres
     lie within a quarter width of the 6-0's, but it is no reading of that tile."""
     assert sweep_misses(202, seed=19) == ([], 0)
+
+
+def test_a_lone_pip_blur_hides_keeps_its_deconvolved_reading() -> None:
+    """Seed 5's 0553: deconvolved, a 1-0 reads 1-0 at 0.63; as it was, blur hides the 1 and
+    the place reads 0-0 at 1.0 (a blank half's confidence says nothing of pips). The surer
+    reading of a place is never one with more blank halves."""
+    assert sweep_misses(553, seed=5) == ([], 0)

@@ -760,13 +760,15 @@ def _swapped(
 def _surer(
     p: RecognitionParams, tiles: list[TileReading], plain: list[TileReading], width: float
 ) -> list[TileReading]:
-    """``tiles`` (read deconvolved) with each tile that a tile of ``plain`` (the frame as it
-    was) reads at the same place, both halves' centres within ``same_place_max_rel`` of a
-    width, at its scale (``width_tolerance_rel``), with other pips and more confidence
-    replaced by that tile: deconvolution sharpens
-    a face's grain into spots of pip size that the frame as it was does not have (seed 21's
-    0347: a 2-2 read 4-2 at 0.39 deconvolved and 2-2 at 0.57 as it was; in seeds 20 to 22,
-    each tile the two readings read at the same place with other pips was so)."""
+    """``tiles`` (read deconvolved) with each tile replaced by a tile of ``plain`` (the
+    frame as it was) read at the same place (both halves' centres within
+    ``same_place_max_rel`` of a width) and scale (``width_tolerance_rel``), with other pips,
+    more confidence and no more blank halves. Deconvolution sharpens a face's grain into
+    spots of pip size that the frame as it was does not have (seed 21's 0347: a 2-2 read
+    4-2 at 0.39 deconvolved, 2-2 at 0.57 as it was). Blur can hide a lone pip, and a blank
+    half's confidence says nothing of pips (seed 5's 0553: a 1-0 read 0-0 at 1.0 as it
+    was), hence no more blank halves; a tile read at another scale is no reading of this
+    one (seed 19's 0202: a 0-0 at 14.5 px over a 6-0 at 23 px)."""
     out = []
     for t in tiles:
         rivals = [
@@ -774,6 +776,7 @@ def _surer(
             for o in plain
             if o.confidence > t.confidence
             and sorted(o.pips) != sorted(t.pips)
+            and o.pips.count(0) <= t.pips.count(0)
             and abs(_tile_width(o) / _tile_width(t) - 1) <= p.width_tolerance_rel
             and _same_place(o, t, p.same_place_max_rel * width)
         ]
