@@ -683,7 +683,7 @@ def _lone_ends(
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """``(lone, free, table)``, each ``(T, 2)``: per tile and end (first half's, second
     half's), is the square beyond it face in no other tile (``free``), is it a lone square
-    besides (``lone``): another tile or the table beyond it, the table beside it, and is it
+    besides (``lone``): another tile or the table beyond it, the table or tiles beside it, and is it
     the table (``table``). A tile of a line is always followed by a whole tile or nothing, so
     only a tile read half a tile off leaves a lone square (or its neighbour read so)."""
     k = max(3, 2 * round(0.2 * width) + 1)
@@ -717,11 +717,16 @@ def _lone_ends(
     n = len(tiles)
     in_tile = _in_tiles(xy, tiles).reshape(n, 2, len(_BEYOND), ga.size, n)
     in_tile[np.arange(n), :, :, :, np.arange(n)] = False  # other tiles only
-    taken = in_tile.any(axis=-1).mean(axis=-1)  # (T, end, square)
-    faced = on_face.reshape(n, 2, len(_BEYOND), ga.size).mean(axis=-1)
+    in_other = in_tile.any(axis=-1)  # (T, end, square, sample)
+    taken = in_other.mean(axis=-1)  # (T, end, square)
+    on_face = on_face.reshape(n, 2, len(_BEYOND), ga.size)
+    faced = on_face.mean(axis=-1)
     free = (faced[..., 0] >= 0.9) & (taken[..., 0] <= 0.1)
     lone = free & ((taken[..., 1] >= 0.5) | (faced[..., 1] <= 0.3))
-    lone &= np.maximum(faced[..., 2], faced[..., 3]) <= 0.3
+    # beside it, the table or tiles read (seed 23's 0382: a 2-2 read across the 2s of a
+    # 2-4 and a 1-2 at a turn; beside the 1 lies the next row's crosswise double)
+    open_beside = (on_face & ~in_other).mean(axis=-1)
+    lone &= np.maximum(open_beside[..., 2], open_beside[..., 3]) <= 0.3
     return lone, free, faced[..., 0] <= 0.3
 
 
