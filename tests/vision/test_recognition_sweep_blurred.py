@@ -416,3 +416,20 @@ def test_a_lone_pip_blur_hides_keeps_its_deconvolved_reading() -> None:
     the place reads 0-0 at 1.0 (a blank half's confidence says nothing of pips). The surer
     reading of a place is never one with more blank halves."""
     assert sweep_misses(553, seed=5) == ([], 0)
+
+
+def test_a_tile_read_across_a_seam_is_read_again_once_its_neighbour_is_swapped() -> None:
+    """Ivory tiles on blue, 10 mm, blur 1.0, JPEG quality 55 (seed 25, held out): three 5s
+    meet at a turn (a 6-5, a 5-5 and a 5-1), and deconvolved, two 5-5s were read across its
+    seams. The frame as it was reads the 6-5 in place of one of them; beyond the other the
+    square left is then lone, and it is read again, as the 5-5 and the 5-1 (the next tile
+    beyond the 1, read a pixel long, takes a row of the square's samples)."""
+    assert sweep_misses(272, seed=25) == ([], 0)
+
+
+def test_a_tile_between_two_crosswise_doubles_placed_by_the_lattice_is_placed_too() -> None:
+    """Cream tiles, 10 mm thick, blur 1.5 (seed 24, held out): a 6-2 between a 6-6 and a 2-2,
+    both crosswise. Only the lattice stage places the 6-6, and the 6-2 it reads at the same
+    time, at 0.58, had no tile read beyond its 6 then: refused. The stage runs again where it
+    added a tile."""
+    assert sweep_misses(599, seed=24) == ([], 0)

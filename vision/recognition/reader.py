@@ -148,7 +148,7 @@ def identify(
         # the outline stage was made for blur: what deconvolution left unread, it tries on
         # the frame as it was (where the pips' spacing set the width, at the bars' too: the
         # faces' outline there includes the visible sides of thick tiles)
-        settled = len(tiles)
+        settled = tiles
         tiles = _read_outlines(
             p, crop, threshold, tiles=tiles, width=width, spots=again[2], blanks=True, also=again[1]
         )
@@ -187,15 +187,23 @@ def identify(
             tiles = _surer(p, tiles, plain, width)
             tiles += _joining(p, sharp, threshold, tiles, plain)
             spare = plain
-        if len(tiles) > settled:
-            # a tile added since can be what makes the square beyond one read across a seam
-            # a lone one (the next tile of its line, or the double at a turn); where one is
-            # read again, the outline may place the tile its other half belongs to
+        if tiles != settled:
+            # a tile added or swapped since can be what makes the square beyond one read
+            # across a seam a lone one (the next tile of its line, or the double at a turn;
+            # seed 25's 0272: three 5s met at a turn, and two 5-5s read across its seams,
+            # one swapped since); where one is read again, the outline may place the tile
+            # its other half belongs to
             tiles = _unstraddled_placed(
                 p, crop, threshold, tiles, width, seen=sharp, spots=again[2], blanks=True
             )
     all_spots = first[2] if sharp is None else np.vstack([first[2], again[2]])
-    tiles = _lattice_tiles(p, crop, threshold, tiles=tiles, width=width, spots=all_spots)
+    for _ in range(2):
+        # once more where tiles were added: one can close the end of another (seed 24's
+        # 0599: a 6-2 between two crosswise doubles, the 6-6 unread until this stage)
+        before = len(tiles)
+        tiles = _lattice_tiles(p, crop, threshold, tiles=tiles, width=width, spots=all_spots)
+        if len(tiles) == before:
+            break
     # below this size pips are under three pixels: what looks like a tile is print or pips
     seen = _centres_seen(p, crop, tiles)
     if spare and not all(seen):
@@ -721,7 +729,8 @@ def _lone_ends(
     taken = in_other.mean(axis=-1)  # (T, end, square)
     on_face = on_face.reshape(n, 2, len(_BEYOND), ga.size)
     faced = on_face.mean(axis=-1)
-    free = (faced[..., 0] >= 0.9) & (taken[..., 0] <= 0.1)
+    # taken by one row of samples at most: a neighbour read a pixel or two long
+    free = (faced[..., 0] >= 0.9) & (taken[..., 0] <= 0.2)
     lone = free & ((taken[..., 1] >= 0.5) | (faced[..., 1] <= 0.3))
     # beside it, the table or tiles read (seed 23's 0382: a 2-2 read across the 2s of a
     # 2-4 and a 1-2 at a turn; beside the 1 lies the next row's crosswise double)
@@ -1238,13 +1247,20 @@ def _peak_tile(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | N
     marks that are no pips."""
     ux, uy = pr.along
     best: TileReading | None = None
-    for across in (0, 1, -1, 2, -2):
-        for step in (0, 1, -1, 2, -2, 3, -3, 4, -4):
-            shift, side = 0.06 * step * pr.width, 0.06 * across * pr.width
-            centre = (pr.center[0] + shift * ux - side * uy, pr.center[1] + shift * uy + side * ux)
-            tile = _peaks_at(p, crop, dataclasses.replace(pr, center=centre))
-            if tile is not None and (best is None or tile.confidence > best.confidence + 0.02):
-                best = tile
+    for scale in (1.0, 1.08, 0.93):
+        if scale != 1.0 and best is not None and best.confidence >= p.upscale_min_confidence:
+            break
+        for across in (0, 1, -1, 2, -2):
+            for step in (0, 1, -1, 2, -2, 3, -3, 4, -4):
+                shift, side = 0.06 * step * pr.width, 0.06 * across * pr.width
+                centre = (
+                    pr.center[0] + shift * ux - side * uy,
+                    pr.center[1] + shift * uy + side * ux,
+                )
+                at = dataclasses.replace(pr, center=centre, width=scale * pr.width)
+                tile = _peaks_at(p, crop, at)
+                if tile is not None and (best is None or tile.confidence > best.confidence + 0.02):
+                    best = tile
     return best
 
 
