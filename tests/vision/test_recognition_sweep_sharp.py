@@ -270,10 +270,17 @@ def test_a_tile_read_across_a_seam_beside_a_tile_of_the_next_row_is_read_again(
     assert sweep_misses(index, seed=seed) == ([], 0)
 
 
-def test_a_tile_nearer_a_tilted_camera_than_the_scene_width_is_read_as_dark_peaks() -> None:
-    """White tiles on blue, in focus, JPEG quality 55, camera tilted 11.5 degrees (seed 24,
-    held out): a 1-5 below a crosswise 5-5, 9% wider than the scene's width. A pip of its
-    5 touches its rim and is no region of its own, so only the dark peaks read it, and the
-    1 lay a sixth of a pip spacing off its half's centre at the scene's width: 0.28. At
-    8% wider it reads at 0.65."""
-    assert sweep_misses(554, seed=24) == ([], 0)
+@pytest.mark.parametrize(("index", "seed"), [(554, 24), (375, 10), (345, 11), (576, 11), (449, 23)])
+def test_a_tile_at_another_scale_than_the_scenes_is_read_as_dark_peaks(
+    index: int, seed: int
+) -> None:
+    """Cameras tilted 12-18 degrees, in focus to blur 1.5 (seed 24's 0554 held out, the
+    others left from earlier sessions): a tile can look a tenth wider or narrower than the
+    scene's width as read, or more (nearer or farther from a tilted camera than most: 0.82
+    of the median in seed 10's 0375 and seed 11's 0576; or the width read a little off). In
+    0554 a 1-5 below a crosswise 5-5, 9% wider than the width read:
+    a pip of its 5 touches its rim and is no region of its own, so only the dark peaks read
+    it, and at the scene's width its 1 lay a sixth of a pip spacing off its half's centre
+    (0.28). Where a place reads too unsure, its peaks are read 8% wider and 7% narrower too
+    (0554: 0.65 at 8% wider)."""
+    assert sweep_misses(index, seed=seed) == ([], 0)
