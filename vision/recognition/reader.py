@@ -1238,29 +1238,39 @@ def _outline_width(crop: U8, threshold: int, spots: F64) -> float:
     return float(np.median(widths)) if widths else 0.0
 
 
+#: the other scales a place is read at as dark peaks where it reads too unsure at its own
+#: (see :func:`_peak_tile`): a tile nearer or farther from a tilted camera than most looks
+#: up to a tenth wider or narrower than the scene's width, or more
+PEAK_SCALES = (1.08, 0.93)
+
+
 def _peak_tile(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | None:
     """The tile of ``pr`` with its pips counted as dark peaks (see
     :mod:`vision.recognition.peaks`), slid along its axis by up to a quarter of its width and
     across it by up to an eighth, to where its halves read best (a tile placed by its outline
     may be that far off, and a pip beside a seam then falls outside its half), or
     ``None`` when every place has a half with more than a standard layout or with dark
-    marks that are no pips."""
+    marks that are no pips. Where it reads under ``upscale_min_confidence``, it is read at
+    ``PEAK_SCALES`` too; a tile read at another scale must have its halves' centres as its
+    counts say (see :func:`_centres_seen`): a 5 read at too small a scale is a 2 (its
+    diagonal), and taking the place, keeps the tile it is from out."""
     ux, uy = pr.along
     best: TileReading | None = None
-    for scale in (1.0, 1.08, 0.93):
-        if scale != 1.0 and best is not None and best.confidence >= p.upscale_min_confidence:
+    for scale in (1.0, *PEAK_SCALES):
+        if best is not None and best.confidence >= p.upscale_min_confidence:
             break
-        for across in (0, 1, -1, 2, -2):
-            for step in (0, 1, -1, 2, -2, 3, -3, 4, -4):
-                shift, side = 0.06 * step * pr.width, 0.06 * across * pr.width
-                centre = (
-                    pr.center[0] + shift * ux - side * uy,
-                    pr.center[1] + shift * uy + side * ux,
-                )
-                at = dataclasses.replace(pr, center=centre, width=scale * pr.width)
-                tile = _peaks_at(p, crop, at)
-                if tile is not None and (best is None or tile.confidence > best.confidence + 0.02):
-                    best = tile
+        found: TileReading | None = None
+        for across, step in itertools.product((0, 1, -1, 2, -2), (0, 1, -1, 2, -2, 3, -3, 4, -4)):
+            shift, side = 0.06 * step * pr.width, 0.06 * across * pr.width
+            centre = (pr.center[0] + shift * ux - side * uy, pr.center[1] + shift * uy + side * ux)
+            at = dataclasses.replace(pr, center=centre, width=scale * pr.width)
+            tile = _peaks_at(p, crop, at)
+            if tile is not None and (found is None or tile.confidence > found.confidence + 0.02):
+                found = tile
+        if found is None or (best is not None and found.confidence <= best.confidence + 0.02):
+            continue
+        if scale == 1.0 or _centres_seen(p, crop, [found])[0]:
+            best = found
     return best
 
 
