@@ -691,9 +691,10 @@ def _lone_ends(
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """``(lone, free, table)``, each ``(T, 2)``: per tile and end (first half's, second
     half's), is the square beyond it face in no other tile (``free``), is it a lone square
-    besides (``lone``): another tile or the table beyond it, the table or tiles beside it, and is it
-    the table (``table``). A tile of a line is always followed by a whole tile or nothing, so
-    only a tile read half a tile off leaves a lone square (or its neighbour read so)."""
+    besides (``lone``): another tile or the table beyond it, the table or tiles read beside
+    it, and is it the table (``table``). A tile of a line is always followed by a whole tile
+    or nothing, so only a tile read half a tile off leaves a lone square (or its neighbour
+    read so)."""
     k = max(3, 2 * round(0.2 * width) + 1)
     face = closed_faces(crop, threshold, k)
     hh, ww = crop.shape
