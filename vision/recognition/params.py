@@ -217,7 +217,7 @@ class RecognitionParams:
     #: A tile placed by its outline with no pip in either half is a double blank only when
     #: its middle is darker than its faces by this many times their unevenness (its bar; see
     #: ``vision.recognition.peaks.bar_dip``): a tile lying face down has no bar.
-    blank_bar_min_dip: float = 8.0
+    blank_bar_min_dip: float = 5.5
     #: Tiles with a confidence below this are not reported.
     min_confidence: float = 0.25
     #: Two tiles whose centres are closer than this fraction of ``w`` are one tile.
