@@ -480,7 +480,8 @@ FULLY_READ = [
     ((1600, 900), 1.0, 0, 4),
     ((1600, 900), 1.5, 1, 5),
     ((1600, 900), 1.5, 1, 1),  # read without deconvolution too since session 9
-    ((1600, 900), 1.5, 0, 4),  # and this one since session 13
+    ((1600, 900), 1.5, 0, 4),  # and these two since session 13
+    ((1280, 720), 1.5, 1, 5),
     ((1280, 720), 1.0, 1, 3),
     # at a turn, the blank halves of a 0-2 and a 1-0 side by side were read as a 0-0 across
     # the seam (a false tile), until the squares beyond a tile lay a scene tile apart

@@ -278,11 +278,11 @@ def test_a_tile_at_another_scale_than_the_scenes_is_read_as_dark_peaks(
     others left from earlier sessions): a tile can look a tenth wider or narrower than the
     scene's width as read, or more (nearer or farther from a tilted camera than most: 0.82
     of the median in seed 10's 0375 and seed 11's 0576; or the width read a little off). In
-    0554 a 1-5 below a crosswise 5-5, 9% wider than the width read:
-    a pip of its 5 touches its rim and is no region of its own, so only the dark peaks read
-    it, and at the scene's width its 1 lay a sixth of a pip spacing off its half's centre
-    (0.28). Where a place reads too unsure, its peaks are read 8% wider and 7% narrower too
-    (0554: 0.65 at 8% wider)."""
+    0554 a 1-5 below a crosswise 5-5, 9% wider than the width read: a pip of its 5 touches
+    its rim and is no region of its own, so only the dark peaks read it, and at the scene's
+    width its 1 lay a sixth of a pip spacing off its half's centre (0.28). Where a place
+    reads too unsure, its peaks are read 8% wider and 7% narrower too (0554: 0.65 at 8%
+    wider)."""
     assert sweep_misses(index, seed=seed) == ([], 0)
 
 
