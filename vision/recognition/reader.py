@@ -148,7 +148,7 @@ def identify(
         # the outline stage was made for blur: what deconvolution left unread, it tries on
         # the frame as it was (where the pips' spacing set the width, at the bars' too: the
         # faces' outline there includes the visible sides of thick tiles)
-        settled = tiles
+        settled = list(tiles)  # a copy: the branches below extend lists in place
         tiles = _read_outlines(
             p, crop, threshold, tiles=tiles, width=width, spots=again[2], blanks=True, also=again[1]
         )
