@@ -128,10 +128,12 @@ def identify(
             tiles = _unstraddled_placed(
                 p, crop, threshold, tiles, width, seen=crop, spots=first[2], blanks=False
             )
-        if _blank_room(crop, threshold, tiles, width):
+        if _blank_room(crop, threshold, tiles, width) or _gap_in_line(
+            crop, threshold, tiles, width, p.tile_aspect
+        ):
             # a double blank's bar may be too faint and thin to be ink, and it has no pip to
-            # look at: where a whole square of face lies outside every tile, its outline
-            # places it (kept only with its bar seen)
+            # look at: where a whole square of face lies outside every tile, or a tile's room
+            # in a line, its outline places it (kept only with its bar seen)
             tiles = _read_outlines(
                 p, crop, threshold, tiles=tiles, width=width, spots=first[2], blanks=True
             )
@@ -848,6 +850,39 @@ def _blank_room(crop: U8, threshold: int, tiles: list[TileReading], width: float
     free = face & (cv2.dilate(occupied, np.ones((3, 3), np.uint8)) == 0)
     k = max(1, round(BLANK_ROOM * width / step))
     return bool(cv2.erode(free, np.ones((k, k), np.uint8)).any())
+
+
+def _gap_in_line(
+    crop: U8, threshold: int, tiles: list[TileReading], width: float, aspect: float
+) -> bool:
+    """Whether two tiles read lie end to end in a line a tile width apart, with face between
+    them and no tile read there: the room of a double laid crosswise, unread. A double blank
+    there between two blank halves (seed 29's 0494) leaves a square of free face too small
+    for :func:`_blank_room` once the tiles either side are read a pixel or two long, and
+    looking everywhere at that size costs half again on frames in focus."""
+    if width <= 0 or len(tiles) < 2:
+        return False
+    centre, u = _axes(tiles)
+    rel = centre[None, :, :] - centre[:, None, :]  # (tile, other, xy)
+    along = np.abs((rel * u[:, None, :]).sum(axis=-1))
+    across = np.abs(rel[..., 1] * u[:, None, 0] - rel[..., 0] * u[:, None, 1])
+    gap = along / width - aspect  # between the two tiles' near ends, in tile widths
+    pairs = (np.abs(u @ u.T) > 0.95) & (across < 0.25 * width) & (gap > 0.7) & (gap < 1.3)
+    g = np.linspace(-0.25, 0.25, 5) * width
+    ga, gb = (m.ravel() for m in np.meshgrid(g, g))
+    hh, ww = crop.shape
+    for i, j in zip(*np.nonzero(np.triu(pairs)), strict=True):
+        mid = (centre[i] + centre[j]) / 2
+        if np.hypot(*(centre - mid).T).min() < 0.75 * width:
+            continue  # a tile read there (the double, or one beside the line)
+        (ux, uy), (cx, cy) = u[i], mid
+        xs = np.rint(cx + ga * ux - gb * uy).astype(np.intp)
+        ys = np.rint(cy + ga * uy + gb * ux).astype(np.intp)
+        ok = (xs >= 0) & (xs < ww) & (ys >= 0) & (ys < hh)
+        # the double's bar, if it is one, runs along the line through the middle
+        if ok.all() and (crop[ys, xs] > threshold).mean() >= 0.75:
+            return True
+    return False
 
 
 def _lengthwise_doubles(crop: U8, threshold: int, tiles: list[TileReading], width: float) -> bool:
