@@ -868,21 +868,28 @@ def _gap_in_line(
     across = np.abs(rel[..., 1] * u[:, None, 0] - rel[..., 0] * u[:, None, 1])
     gap = along / width - aspect  # between the two tiles' near ends, in tile widths
     pairs = (np.abs(u @ u.T) > 0.95) & (across < 0.25 * width) & (gap > 0.7) & (gap < 1.3)
-    g = np.linspace(-0.25, 0.25, 5) * width
-    ga, gb = (m.ravel() for m in np.meshgrid(g, g))
-    hh, ww = crop.shape
     for i, j in zip(*np.nonzero(np.triu(pairs)), strict=True):
         mid = (centre[i] + centre[j]) / 2
         if np.hypot(*(centre - mid).T).min() < 0.75 * width:
             continue  # a tile read there (the double, or one beside the line)
-        (ux, uy), (cx, cy) = u[i], mid
-        xs = np.rint(cx + ga * ux - gb * uy).astype(np.intp)
-        ys = np.rint(cy + ga * uy + gb * ux).astype(np.intp)
-        ok = (xs >= 0) & (xs < ww) & (ys >= 0) & (ys < hh)
         # the double's bar, if it is one, runs along the line through the middle
-        if ok.all() and (crop[ys, xs] > threshold).mean() >= 0.75:
+        if _face_share(crop, threshold, mid, u[i], 0.25 * width) >= 0.75:
             return True
     return False
+
+
+def _face_share(crop: U8, threshold: int, centre: F64, axis: F64, half_side: float) -> float:
+    """The share of face in a square 5x5 grid of samples ``half_side`` either side of
+    ``centre``, its sides along ``axis`` and square to it (0 where it leaves the crop)."""
+    g = np.linspace(-half_side, half_side, 5)
+    ga, gb = (m.ravel() for m in np.meshgrid(g, g))
+    (ux, uy), (cx, cy) = axis, centre
+    xs = np.rint(cx + ga * ux - gb * uy).astype(np.intp)
+    ys = np.rint(cy + ga * uy + gb * ux).astype(np.intp)
+    hh, ww = crop.shape
+    if not ((xs >= 0) & (xs < ww) & (ys >= 0) & (ys < hh)).all():
+        return 0.0
+    return float((crop[ys, xs] > threshold).mean())
 
 
 def _lengthwise_doubles(crop: U8, threshold: int, tiles: list[TileReading], width: float) -> bool:
@@ -897,16 +904,10 @@ def _lengthwise_doubles(crop: U8, threshold: int, tiles: list[TileReading], widt
     if (alone & beyond).any():
         return True
     centre, axis = _axes(tiles)
-    g = np.linspace(-0.35, 0.35, 5) * width
-    ga, gb = (m.ravel() for m in np.meshgrid(g, g))
-    hh, ww = crop.shape
     for i in np.flatnonzero(alone).tolist():
-        (ux, uy), (cx, cy) = axis[i], centre[i]
         for end in (-1.5 * width, 1.5 * width):
-            xs = np.rint(cx + (end + ga) * ux - gb * uy).astype(np.intp)
-            ys = np.rint(cy + (end + ga) * uy + gb * ux).astype(np.intp)
-            ok = (xs >= 0) & (xs < ww) & (ys >= 0) & (ys < hh)
-            if ok.all() and (crop[ys, xs] > threshold).mean() >= 0.6:
+            at = centre[i] + end * axis[i]
+            if _face_share(crop, threshold, at, axis[i], 0.35 * width) >= 0.6:
                 return True
     return False
 
