@@ -445,3 +445,12 @@ def test_a_double_blank_whose_bar_blur_left_faint_is_read(index: int, seed: int)
     reads each of them, and no tile of the 27 sweeps is read that was not drawn (nor of a
     pile of face-down tiles: see test_recognition_bad_input)."""
     assert sweep_misses(index, seed=seed) == ([], 0)
+
+
+def test_a_double_read_across_a_seam_off_its_lines_middle_is_read_again() -> None:
+    """White tiles on green, blur 1.5, deconvolved (seed 35's 0455, held out): a 0-0 read
+    across the seam of a 4-0 and a 0-2 whose bars blur left fainter than the seam. The seam
+    placed it 4 px (a fifth of a tile) off the middle of its line, so the square beyond its
+    2 reached off the line onto the table, and was not free face: the tile was kept, across
+    two. A double is looked at in the middle of its line's band of face."""
+    assert sweep_misses(455, seed=35) == ([], 0)
