@@ -721,16 +721,20 @@ _BEYOND = ((1.5, 0.0), (2.5, 0.0), (1.5, -1.0), (1.5, 1.0))
 
 
 def _lone_ends(
-    crop: U8, threshold: int, tiles: list[TileReading], width: float
+    crop: U8,
+    threshold: int,
+    tiles: list[TileReading],
+    width: float,
+    face: npt.NDArray[np.bool_] | None = None,
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """``(lone, free, table)``, each ``(T, 2)``: per tile and end (first half's, second
     half's), is the square beyond it face in no other tile (``free``), is it a lone square
     besides (``lone``): another tile or the table beyond it, the table or tiles read beside
     it, and is it the table (``table``). A tile of a line is always followed by a whole tile
     or nothing, so only a tile read half a tile off leaves a lone square (or its neighbour
-    read so)."""
-    k = max(3, 2 * round(0.2 * width) + 1)
-    face = closed_faces(crop, threshold, k)
+    read so). ``face``: :func:`_line_faces` of ``crop``, where the caller has it."""
+    if face is None:
+        face = _line_faces(crop, threshold, width)
     hh, ww = crop.shape
     poly = np.array([t.corners for t in tiles], dtype=np.float64)  # (T, 4, 2)
     c = poly.mean(axis=1)
@@ -772,6 +776,12 @@ def _lone_ends(
     open_beside = (on_face & ~in_other).mean(axis=-1)
     lone &= np.maximum(open_beside[..., 2], open_beside[..., 3]) <= 0.3
     return lone, free, faced[..., 0] <= 0.3
+
+
+def _line_faces(crop: U8, threshold: int, width: float) -> npt.NDArray[np.bool_]:
+    """The faces of ``crop`` with pips, bars and seams closed up (see :func:`closed_faces`),
+    at a fifth of a tile width either way."""
+    return closed_faces(crop, threshold, max(3, 2 * round(0.2 * width) + 1))
 
 
 def _clashes(p: RecognitionParams, t: TileReading, tiles: list[TileReading]) -> bool:
@@ -1113,12 +1123,12 @@ def _unstraddled_once(
     double = _doubles(tiles)
     # a tile read across a seam is a double: it is looked at along its line's edges, and
     # in the middle of its line's band of face
-    face = closed_faces(crop, threshold, max(3, 2 * round(0.2 * width) + 1))
+    face = _line_faces(crop, threshold, width)
     axed = [
         _centred_across(face, _aligned(crop, t, width), width) if d else t
         for t, d in zip(tiles, double, strict=True)
     ]
-    lone, free, table = _lone_ends(crop, threshold, axed, width)
+    lone, free, table = _lone_ends(crop, threshold, axed, width, face)
     both = (lone[:, 0] & free[:, 1]) | (lone[:, 1] & free[:, 0])
     both |= _straddling_chains(axed, lone, free | table, width)
     # a double with free face beyond both ends: read again too, but replaced only by two
