@@ -454,3 +454,11 @@ def test_a_double_read_across_a_seam_off_its_lines_middle_is_read_again() -> Non
     2 reached off the line onto the table, and was not free face: the tile was kept, across
     two. A double is looked at in the middle of its line's band of face."""
     assert sweep_misses(455, seed=35) == ([], 0)
+
+
+def test_a_tile_whose_halves_lie_in_two_tiles_read_is_no_tile() -> None:
+    """Ivory tiles on green, blur 1.0, deconvolved (seed 36's 0532, held out): a 5-0 and a
+    0-4 touch blank half to blank half, and both are read right; a 0-0 was read too, at 0.7
+    of the scene's width, across their seam, overlapping each by a quarter of a tile. Each of
+    its halves' centres lies well inside another tile read: it is no tile."""
+    assert sweep_misses(532, seed=36) == ([], 0)
