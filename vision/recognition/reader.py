@@ -314,11 +314,10 @@ def _peak_readings(
         width = _tile_width(t)
         if ok or any(_clash(p, t, k, width, p.look_overlap_max_rel) for k in kept + found):
             continue
-        (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
-        d = math.hypot(bx - ax, by - ay)
-        if d <= 0:
+        axis = _half_axis(t)
+        if axis is None:
             continue
-        pose = TilePose(t.center, ((bx - ax) / d, (by - ay) / d), 0.0)
+        pose = TilePose(t.center, axis, 0.0)
         tile = _peak_tile(p, crop, _pose_proposal(pose, 0.0, 0.0, width))
         if (
             tile is not None
@@ -973,6 +972,14 @@ def _lengthwise_doubles(crop: U8, threshold: int, tiles: list[TileReading], widt
     return False
 
 
+def _half_axis(t: TileReading) -> Point | None:
+    """The unit vector from ``t``'s first half's centre towards its second's (``None`` where
+    they coincide); see :func:`_axes` for many tiles at once."""
+    (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
+    d = math.hypot(bx - ax, by - ay)
+    return None if d <= 0 else ((bx - ax) / d, (by - ay) / d)
+
+
 def _doubles(tiles: list[TileReading]) -> npt.NDArray[np.bool_]:
     """Per tile: are both its halves alike?"""
     return np.array([t.halves[0].pips == t.halves[1].pips for t in tiles], dtype=np.bool_)
@@ -1080,12 +1087,10 @@ def _centred_across(face: npt.NDArray[np.bool_], t: TileReading, width: float) -
     their pips and seams closed up) it lies in, where that band is about a tile wide: a
     seam read as a bar can be placed a fifth of a tile off its line's middle (seed 35's
     0455), and the squares beyond its ends then reach off the line."""
-    (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
-    d = math.hypot(bx - ax, by - ay)
-    if d <= 0 or width <= 0:
+    axis = _half_axis(t)
+    if axis is None or width <= 0:
         return t
-    ux, uy = (bx - ax) / d, (by - ay) / d
-    cx, cy = t.center
+    (ux, uy), (cx, cy) = axis, t.center
     offsets = np.arange(-round(width), round(width) + 1, dtype=np.float64)
     along = np.linspace(-0.9, 0.9, 9) * width
     xs = np.rint(cx + along[None, :] * ux - offsets[:, None] * uy).astype(np.intp)
@@ -1162,12 +1167,10 @@ def _unstraddled_once(
     def either_side(t: TileReading) -> list[TileReading]:
         """What reads a scene tile width either way of ``t`` along its axis (its centre lies
         on the seam whatever its size: a look at another scale reads it smaller)."""
-        (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
-        d = math.hypot(bx - ax, by - ay)
-        if d <= 0:
+        axis = _half_axis(t)
+        if axis is None:
             return []
-        ux, uy = (bx - ax) / d, (by - ay) / d
-        (cx, cy), shifts = t.center, (-width, width)
+        (ux, uy), (cx, cy), shifts = axis, t.center, (-width, width)
         poses = [TilePose((cx + s * ux, cy + s * uy), (ux, uy), 0.0) for s in shifts]
         places = [_pose_proposal(pose, 0.0, 0.0, width) for pose in poses]
         return _read_places(p, crop, labels, blobs, places, width=width)
