@@ -316,3 +316,12 @@ def test_a_tile_the_centre_check_refuses_with_nothing_in_its_place_is_read_as_da
     tiles in dim light, blur 1.5): a 0-3 read 4-0 at 0.25, refused, and nothing read in its
     place either way. Such a place is read as dark peaks (4-6 at 0.73)."""
     assert sweep_misses(index, seed=seed) == ([], 0)
+
+
+def test_a_double_blank_narrower_than_the_scenes_width_is_read_at_the_pips_spacing() -> None:
+    """Seed 36's 0449, held out (1080p, in focus, cream tiles 8 mm thick, camera tilted 15
+    degrees): a revealed 0-0 standing alone, 28.8 px wide, in a scene whose bars, widened by
+    the tiles' visible sides, set its width at 38 px. Tiles of another width are looked for
+    only where pips are left unexplained, and a double blank has none; where a square of
+    face is still free, a double blank is looked for at the pips' spacing too (33 px)."""
+    assert sweep_misses(449, seed=36) == ([], 0)

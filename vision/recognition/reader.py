@@ -137,6 +137,10 @@ def identify(
             tiles = _read_outlines(
                 p, crop, threshold, tiles=tiles, width=width, spots=first[2], blanks=True
             )
+            if _blank_room(crop, threshold, tiles, width):
+                tiles += _blanks_at_other_widths(
+                    p, crop, threshold, tiles=tiles, width=width, spots=first[2]
+                )
     else:
         # a tile the checks refuse is read again from the other reading (see
         # _second_readings): the frame as it was, at least as first read
@@ -429,6 +433,34 @@ def _read_rest(
                 best = [*best, t]
                 rest = _unexplained(spots, best)
     return best, best_width
+
+
+def _blanks_at_other_widths(
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    *,
+    tiles: list[TileReading],
+    width: float,
+    spots: F64,
+) -> list[TileReading]:
+    """Double blanks read where a square of face is still free at the scene's other widths
+    (the tiles read, the pips' spacing), clear of ``tiles``, with their bar seen. A double
+    blank explains no pip, so :func:`_read_rest` never looks for one at another width; one
+    of the seats' revealed tiles, far from a tilted camera, can be a fifth narrower than the
+    scene's width, which the bars set (seed 36's 0449: a 0-0 28.8 px wide in a scene read
+    at 38 px, the visible sides of thick tiles widening the bars)."""
+    found: list[TileReading] = []
+    for other in (float(np.median([_tile_width(t) for t in tiles])), _pitch_width(p, spots)):
+        if other <= 0 or abs(other / width - 1) <= p.width_retry_rel:
+            continue
+        read = _read_rest_at(p, crop, threshold, tiles=tiles, width=other, spots=spots, blanks=True)
+        found += [
+            t
+            for t in read
+            if not any(t is k for k in tiles) and _pips(t) == 0 and _bar_seen(p, crop, t)
+        ]
+    return _add_missing(p, tiles, found, width)[len(tiles) :]
 
 
 def _read_rest_at(
