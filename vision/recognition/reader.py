@@ -1376,8 +1376,13 @@ def _read_places(
         if (tile is None or tile.confidence < p.upscale_min_confidence) and at is not pr:
             # pips blur joined unevenly pull the centring off (seed 42's 0195: the left
             # column of a 6 one region, the right one none, and the 6 moved a quarter of
-            # a tile across): the place as found is read too
+            # a tile across): the place as found is read too, kept only with its halves'
+            # centres as its counts say (see _centres_seen), checked now: a place across two
+            # tiles takes their room from the right ones (seed 27's 0541: 4-5 at 0.48,
+            # across a crosswise 4-4 and the 5 beside it)
             tile = _peak_tile(p, crop, at)
+            if tile is not None and not _centres_seen(p, crop, [tile])[0]:
+                tile = None
         if tile is not None and tile.confidence >= p.upscale_min_confidence:
             read.append(tile)
     # a face without a pip may be a tile lying face down: a double blank only with its bar
