@@ -284,50 +284,49 @@ def _lone_faces(
     by side the wrong way round (seed 45's 0260: a 4-3 above a 5-2, a gap between them, both
     placed square to themselves and read as nothing)."""
     crop = frames[-1]
-    face = filled_faces(crop, threshold).view(np.uint8)
-    _, lab, stats, _ = cv2.connectedComponentsWithStats(face, connectivity=4)
     hh, ww = crop.shape
-    xi = _clamped(spots[:, 0].astype(np.intp), 0, ww - 1)
-    yi = _clamped(spots[:, 1].astype(np.intp), 0, hh - 1)
-    held = np.unique(lab[yi, xi])
-    area = stats[:, 4]
-    held = held[(held > 0) & (area[held] >= 0.5 * width**2) & (area[held] <= 4 * width**2)]
-    if not held.size:
-        return []
     occupied = np.zeros((hh, ww), dtype=np.uint8)
     for t in tiles:
         cv2.fillConvexPoly(occupied, np.rint(np.array(t.corners)).astype(np.int32), 1)
-    looks: list[tuple[U8, I32, _Blobs]] = []
     out: list[TileReading] = []
-    for k in held.tolist():
-        x, y, w, h = (int(v) for v in stats[k, :4])
-        mine = lab[y : y + h, x : x + w] == k
-        if occupied[y : y + h, x : x + w][mine].mean() > 0.3:
-            continue  # a tile read there
-        ys, xs = np.nonzero(mine)
-        pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
-        (cx, cy), (a, b), angle = cv2.minAreaRect(pts)
-        short, long_ = min(a, b), max(a, b)
-        if not (
-            abs(long_ / max(short, 1.0) / p.tile_aspect - 1) <= 0.2
-            and abs(short / width - 1) <= 0.35
-            and area[k] >= 0.8 * a * b
-        ):
-            continue
-        theta = math.radians(angle)
-        along = (
-            (math.cos(theta), math.sin(theta)) if a >= b else (-math.sin(theta), math.cos(theta))
-        )
-        size = LONE_FACE_WIDTH_REL * short
-        place = _placed((cx, cy), along, size, measured=False)
-        for i, frame in enumerate(frames):
-            if len(looks) <= i:
-                looks.append((frame, *_dark_regions(p, frame, threshold, half_dark=True)))
-            _, labels, blobs = looks[i]
-            read = _read_places(p, frame, labels, blobs, [place], width=size)
-            if read:
-                out.append(max(read, key=lambda t: t.confidence))
-                break
+    # around each group of the spots, far enough out to hold a tile round any of them
+    for bx0, by0, bx1, by1 in _clusters(spots, 2.5 * width, crop.shape):
+        face = filled_faces(crop[by0:by1, bx0:bx1], threshold).view(np.uint8)
+        _, lab, stats, _ = cv2.connectedComponentsWithStats(face, connectivity=4)
+        mine = spots[
+            (spots[:, 0] >= bx0) & (spots[:, 0] < bx1) & (spots[:, 1] >= by0) & (spots[:, 1] < by1)
+        ]
+        held = np.unique(lab[mine[:, 1].astype(np.intp) - by0, mine[:, 0].astype(np.intp) - bx0])
+        for k in held[held > 0].tolist():
+            x, y, w, h = (int(v) for v in stats[k, :4])
+            area = int(stats[k, 4])
+            if x == 0 or y == 0 or x + w == bx1 - bx0 or y + h == by1 - by0:
+                continue  # reaches out of the box: no tile standing alone
+            if not 0.5 * width**2 <= area <= 4 * width**2:
+                continue
+            comp = lab[y : y + h, x : x + w] == k
+            if occupied[by0 + y : by0 + y + h, bx0 + x : bx0 + x + w][comp].mean() > 0.3:
+                continue  # a tile read there
+            ys, xs = np.nonzero(comp)
+            pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
+            (cx, cy), (a, b), angle = cv2.minAreaRect(pts)
+            short, long_ = min(a, b), max(a, b)
+            if not (
+                abs(long_ / max(short, 1.0) / p.tile_aspect - 1) <= 0.2
+                and abs(short / width - 1) <= 0.35
+                and area >= 0.8 * a * b
+            ):
+                continue
+            theta = math.radians(angle) + (0.0 if a >= b else math.pi / 2)
+            size = LONE_FACE_WIDTH_REL * short
+            place = _placed((cx, cy), (math.cos(theta), math.sin(theta)), size, measured=False)
+            for frame in frames:
+                part = frame[by0:by1, bx0:bx1]
+                labels, blobs = _dark_regions(p, part, threshold, half_dark=True)
+                read = _read_places(p, part, labels, blobs, [place], width=size)
+                if read:
+                    out.append(_shifted(max(read, key=lambda t: t.confidence), bx0, by0))
+                    break
     return [t for t in out if not _clashes(p, t, tiles)]
 
 
