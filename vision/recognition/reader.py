@@ -278,11 +278,10 @@ def _lone_faces(
     at most off the tile's aspect, the shorter within a third of the scene's width, filled
     by 80% at least), with no tile read on it, is read as one tile that wide (see
     ``LONE_FACE_WIDTH_REL``), in the first of ``frames`` (deconvolved, then as it was) that
-    reads it. The
-    seats' revealed tiles lie apart, nearer or farther from a tilted camera than the line,
-    and the outline stage, tiling every face at the scene's width, can place two tiles side
-    by side the wrong way round (seed 45's 0260: a 4-3 above a 5-2, a gap between them, both
-    placed square to themselves and read as nothing)."""
+    reads it. The seats' revealed tiles lie apart, nearer or farther from a tilted camera
+    than the line, and the outline stage, tiling every face at the scene's width, can place
+    two tiles side by side the wrong way round (seed 45's 0260: a 4-3 above a 5-2, a gap
+    between them, both placed square to themselves and read as nothing)."""
     crop = frames[-1]
     hh, ww = crop.shape
     occupied = np.zeros((hh, ww), dtype=np.uint8)
@@ -491,7 +490,7 @@ def _read_rest(
         return read, width
     best, best_width = read, width
     others: list[list[TileReading]] = []
-    for other_width in (float(np.median([_tile_width(t) for t in tiles])), _pitch_width(p, spots)):
+    for other_width in _other_widths(p, tiles, spots):
         if other_width <= 0 or abs(other_width / width - 1) <= p.width_retry_rel:
             continue
         other = _read_rest_at(
@@ -516,6 +515,14 @@ def _read_rest(
     return best, best_width
 
 
+def _other_widths(
+    p: RecognitionParams, tiles: list[TileReading], spots: F64
+) -> tuple[float, float]:
+    """The scene's tile width other than its bars': the median of ``tiles``, and the pips'
+    spacing (see :func:`_pitch_width`; 0 where it gives none)."""
+    return float(np.median([_tile_width(t) for t in tiles])), _pitch_width(p, spots)
+
+
 def _blanks_at_other_widths(
     p: RecognitionParams,
     crop: U8,
@@ -532,7 +539,7 @@ def _blanks_at_other_widths(
     scene's width, which the bars set (seed 36's 0449: a 0-0 28.8 px wide in a scene read
     at 38 px, the visible sides of thick tiles widening the bars)."""
     found: list[TileReading] = []
-    for other in (float(np.median([_tile_width(t) for t in tiles])), _pitch_width(p, spots)):
+    for other in _other_widths(p, tiles, spots):
         if other <= 0 or abs(other / width - 1) <= p.width_retry_rel:
             continue
         read = _read_rest_at(p, crop, threshold, tiles=tiles, width=other, spots=spots, blanks=True)
@@ -1376,9 +1383,9 @@ def _read_places(
             # pips blur joined unevenly pull the centring off (seed 42's 0195: the left
             # column of a 6 one region, the right one none, and the 6 moved a quarter of
             # a tile across): the place as found is read too, kept only with its halves'
-            # centres as its counts say (see _centres_seen), checked now: a place across two
-            # tiles takes their room from the right ones (seed 27's 0541: 4-5 at 0.48,
-            # across a crosswise 4-4 and the 5 beside it)
+            # centres as its counts say in this frame (see _centres_seen), checked now: a
+            # place across two tiles takes their room from the right ones (seed 27's 0541:
+            # 4-5 at 0.48, across a crosswise 4-4 and the 5 beside it)
             tile = _peak_tile(p, crop, at)
             if tile is not None and not _centres_seen(p, crop, [tile])[0]:
                 tile = None
