@@ -498,3 +498,16 @@ def test_a_place_read_where_it_was_found_across_two_tiles_takes_no_room() -> Non
     right tiles were never placed; the centre check dropped it only at the end. A place read
     where it was found is kept only with its halves' centres as its counts say."""
     assert sweep_misses(541, seed=27) == ([], 0)
+
+
+@pytest.mark.parametrize(("index", "seed"), [(468, 24), (79, 43)])
+def test_a_dim_tile_standing_alone_is_read_at_its_own_face_level(index: int, seed: int) -> None:
+    """Revealed tiles in dim light at blur 1.5, camera tilted 15-18 degrees, lit less than
+    the line the scene's face threshold was set on (both left from sessions 14 and 15).
+    Seed 24's 0468: a 3-2 beside a 2-2, 0.86 of the scene's width, its faint bar wide
+    enough to cut its face in two squares at that threshold. Seed 43's 0079: a 5-5 beside a
+    1-1 (light 0.61, JPEG 55), its ten pips breaking its face into pieces under the
+    threshold (faces about 100, threshold 80). Round the pips no tile explains, the faces
+    are looked for at the threshold that splits that neighbourhood (Otsu's) too, where it
+    is lower: each is one face shaped like a tile, and reads."""
+    assert sweep_misses(index, seed=seed) == ([], 0)

@@ -281,7 +281,10 @@ def _lone_faces(
     reads it. The seats' revealed tiles lie apart, nearer or farther from a tilted camera
     than the line, and the outline stage, tiling every face at the scene's width, can place
     two tiles side by side the wrong way round (seed 45's 0260: a 4-3 above a 5-2, a gap
-    between them, both placed square to themselves and read as nothing)."""
+    between them, both placed square to themselves and read as nothing). Faces are looked
+    for at ``threshold``, then at the level of their own neighbourhood where lower: a tile
+    lit less than the line can break up under the scene's threshold (seed 43's 0079: a
+    revealed 5-5, faces about 100, threshold 80, the face between its pips under it)."""
     crop = frames[-1]
     hh, ww = crop.shape
     occupied = np.zeros((hh, ww), dtype=np.uint8)
@@ -290,43 +293,67 @@ def _lone_faces(
     out: list[TileReading] = []
     # around each group of the spots, far enough out to hold a tile round any of them
     for bx0, by0, bx1, by1 in _clusters(spots, 2.5 * width, crop.shape):
-        face = filled_faces(crop[by0:by1, bx0:bx1], threshold).view(np.uint8)
-        _, lab, stats, _ = cv2.connectedComponentsWithStats(face, connectivity=4)
+        box = crop[by0:by1, bx0:bx1]
         mine = spots[
             (spots[:, 0] >= bx0) & (spots[:, 0] < bx1) & (spots[:, 1] >= by0) & (spots[:, 1] < by1)
         ]
-        held = np.unique(lab[mine[:, 1].astype(np.intp) - by0, mine[:, 0].astype(np.intp) - bx0])
-        for k in held[held > 0].tolist():
-            x, y, w, h = (int(v) for v in stats[k, :4])
-            area = int(stats[k, 4])
-            if x == 0 or y == 0 or x + w == bx1 - bx0 or y + h == by1 - by0:
-                continue  # reaches out of the box: no tile standing alone
-            if not 0.5 * width**2 <= area <= 4 * width**2:
-                continue
-            comp = lab[y : y + h, x : x + w] == k
-            if occupied[by0 + y : by0 + y + h, bx0 + x : bx0 + x + w][comp].mean() > 0.3:
-                continue  # a tile read there
-            ys, xs = np.nonzero(comp)
-            pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
-            (cx, cy), (a, b), angle = cv2.minAreaRect(pts)
-            short, long_ = min(a, b), max(a, b)
-            if not (
-                abs(long_ / max(short, 1.0) / p.tile_aspect - 1) <= 0.2
-                and abs(short / width - 1) <= 0.35
-                and area >= 0.8 * a * b
-            ):
-                continue
-            theta = math.radians(angle) + (0.0 if a >= b else math.pi / 2)
-            size = LONE_FACE_WIDTH_REL * short
-            place = _placed((cx, cy), (math.cos(theta), math.sin(theta)), size, measured=False)
-            for frame in frames:
-                part = frame[by0:by1, bx0:bx1]
-                labels, blobs = _dark_regions(p, part, threshold, half_dark=True)
-                read = _read_places(p, part, labels, blobs, [place], width=size)
-                if read:
-                    out.append(_shifted(max(read, key=lambda t: t.confidence), bx0, by0))
-                    break
+        held, free = mine[:, :2] - (bx0, by0), occupied[by0:by1, bx0:bx1]
+        # a tile lit less than the faces the threshold was set on (a seat's revealed tiles,
+        # away from the light) breaks up under it: the level that splits its neighbourhood
+        # in two (Otsu's) is looked at too, where lower
+        local, _ = cv2.threshold(box, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        for level in [threshold] + ([int(local)] if local < threshold else []):
+            for place, size in _lone_places(p, box, level, spots=held, width=width, occupied=free):
+                for frame in frames:
+                    part = frame[by0:by1, bx0:bx1]
+                    labels, blobs = _dark_regions(p, part, level, half_dark=True)
+                    read = _read_places(p, part, labels, blobs, [place], width=size)
+                    if read:
+                        tile = _shifted(max(read, key=lambda t: t.confidence), bx0, by0)
+                        out.append(tile)  # and its face taken, for the next level and box
+                        cv2.fillConvexPoly(
+                            occupied, np.rint(np.array(tile.corners)).astype(np.int32), 1
+                        )
+                        break
     return [t for t in out if not _clashes(p, t, tiles)]
+
+
+def _lone_places(
+    p: RecognitionParams, box: U8, threshold: int, *, spots: F64, width: float, occupied: U8
+) -> list[tuple[_Proposal, float]]:
+    """The places (and widths) of the tile-shaped faces of ``box`` at ``threshold`` that hold
+    any of ``spots``, stand alone in it and are not ``occupied`` by a tile read (see
+    :func:`_lone_faces`)."""
+    bh, bw = box.shape
+    face = filled_faces(box, threshold).view(np.uint8)
+    _, lab, stats, _ = cv2.connectedComponentsWithStats(face, connectivity=4)
+    held = np.unique(lab[spots[:, 1].astype(np.intp), spots[:, 0].astype(np.intp)])
+    out: list[tuple[_Proposal, float]] = []
+    for k in held[held > 0].tolist():
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        area = int(stats[k, 4])
+        if x == 0 or y == 0 or x + w == bw or y + h == bh:
+            continue  # reaches out of the box: no tile standing alone
+        if not 0.5 * width**2 <= area <= 4 * width**2:
+            continue
+        comp = lab[y : y + h, x : x + w] == k
+        if occupied[y : y + h, x : x + w][comp].mean() > 0.3:
+            continue  # a tile read there
+        ys, xs = np.nonzero(comp)
+        pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
+        (cx, cy), (a, b), angle = cv2.minAreaRect(pts)
+        short, long_ = min(a, b), max(a, b)
+        if not (
+            abs(long_ / max(short, 1.0) / p.tile_aspect - 1) <= 0.2
+            and abs(short / width - 1) <= 0.35
+            and area >= 0.8 * a * b
+        ):
+            continue
+        theta = math.radians(angle) + (0.0 if a >= b else math.pi / 2)
+        size = LONE_FACE_WIDTH_REL * short
+        place = _placed((cx, cy), (math.cos(theta), math.sin(theta)), size, measured=False)
+        out.append((place, size))
+    return out
 
 
 def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> list[bool]:
@@ -656,6 +683,7 @@ def _read_again(
             # the first width came from a few tiles measured badly (blur): the many tiles
             # read where spots were unexplained agree on another one
             width = guess
+            tiles = [t for t in tiles if _near(_tile_width(t), width, p)]
         elif guessed and len(found) > max(2, guessed) and not _agree(guess, width, p):
             # so did the first look's, where a later one reads more tiles (a few tiles read
             # across seams, or fitted between a half's pips, set it)
