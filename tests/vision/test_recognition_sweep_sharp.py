@@ -325,3 +325,14 @@ def test_a_double_blank_narrower_than_the_scenes_width_is_read_at_the_pips_spaci
     only where pips are left unexplained, and a double blank has none; where a square of
     face is still free, a double blank is looked for at the pips' spacing too (33 px)."""
     assert sweep_misses(449, seed=36) == ([], 0)
+
+
+def test_a_look_that_sets_the_scenes_width_again_drops_the_tiles_read_at_the_old_one() -> None:
+    """White tiles 8 mm thick on green, 720p, blur 0.6, JPEG 55 (seed 20's 0356, left from
+    session 12): the first reading finds no tile, and the first look reads one, a 0-0 at
+    13.5 px centred on the real one's bar (bar and seams look alike on white tiles), which
+    sets the scene's width. The next look reads many tiles at 23 px and sets it again,
+    but the 0-0 stayed and kept the room of the real 0-0 at the line's turn (it was dropped
+    only at the end, too small to be a tile). Tiles read at the old width go when a look
+    sets a new one, and the 0-0 is read."""
+    assert sweep_misses(356, seed=20) == ([], 0)
