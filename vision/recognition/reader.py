@@ -199,6 +199,23 @@ def identify(
             tiles = _surer(p, tiles, plain, width)
             tiles += _joining(p, sharp, threshold, tiles, plain)
             spare = plain
+        elif _gap_in_line(crop, threshold, tiles, width, p.tile_aspect) or _blank_room(
+            crop, threshold, tiles, width
+        ):
+            # every pip explained, but a double's room (or a square of face) left empty:
+            # deconvolution dots a double blank's halves with ghosts on its pip grid (seed 7's
+            # 0463: a crosswise 0-0 between a 2-0 and a 0-1, two ghosts in a half), and the
+            # count is blind to it. The frame as it was reads it; a double blank from there,
+            # clear of every tile kept, with its bar seen in both crops (as above)
+            plain, _ = _read_rest(p, crop, threshold, first)
+            tiles += [
+                t
+                for t in plain
+                if _pips(t) == 0
+                and not _clashes(p, t, tiles)
+                and _bar_seen(p, crop, t)
+                and _bar_seen(p, sharp, t)
+            ]
         if tiles != settled:
             # a tile added or swapped since can be what makes the square beyond one read
             # across a seam a lone one (the next tile of its line, or the double at a turn;
@@ -3460,8 +3477,14 @@ def _read_half(
         pips = [c for i, c in enumerate(pips) if i not in dropped]
     counts = [1] * len(pips)
     if ref_area > 0:
-        for i, (lab, area, _, _) in enumerate(pips):
-            if area >= p.pip_merge_ratio * ref_area:
+        for i, (lab, area, a, b) in enumerate(pips):
+            merged = area >= p.pip_merge_ratio * ref_area
+            if merged and max(abs(a), abs(b)) > OFF_GRID and _fits_as_counted(p, pips):
+                # centred beyond every place a pip of a layout has: no two of them run
+                # together there, but one pip joined by a mark beyond it (seed 52's 0207: a
+                # 5's corner pip joined by the bar, 1.75 pips big, made the 5 a 6)
+                continue
+            if merged:
                 # round() rounds half to even, as np.rint
                 counts[i] = max(1, round(area / ref_area))
             # no standard layout has more than three pips in a row: a long run is at most
@@ -3484,6 +3507,20 @@ def _read_half(
         return _Half(centre, n, p.layout_rms_soft, dirt, areas, 0.0, points), False
     per_pip = tuple(a / c for a, c in zip(areas, counts, strict=True))
     return _Half(centre, n, 0.0, dirt, per_pip, 0.0, rows), True
+
+
+#: In half-square units: a pip candidate centred farther from the half's centre than this,
+#: across or along, lies off the grid of every layout (outer pips sit at the spacing, 0.56
+#: in a common set, about 0.6 at most).
+OFF_GRID = 0.68
+
+
+def _fits_as_counted(p: RecognitionParams, pips: list[_Candidate]) -> bool:
+    """Do the candidates' centres, one pip each, fit the layout of as many pips as they are
+    (RMS within ``layout_rms_soft``)? A pip joined by a mark is still about where its layout
+    has it."""
+    points = np.array([(c[2], c[3]) for c in pips], dtype=np.float64).reshape(-1, 2)
+    return layout_fit(points)[0] <= p.layout_rms_soft
 
 
 def _spread_runs(
