@@ -336,3 +336,13 @@ def test_a_look_that_sets_the_scenes_width_again_drops_the_tiles_read_at_the_old
     only at the end, too small to be a tile). Tiles read at the old width go when a look
     sets a new one, and the 0-0 is read."""
     assert sweep_misses(356, seed=20) == ([], 0)
+
+
+def test_a_corner_pip_joined_by_the_bar_is_one_pip() -> None:
+    """Ivory tiles on slate, 720p, blur 1.0 (seed 52's 0207, held out): in a line of 5s and 4s
+    whose bars look like seams, a 4-5's corner pip next to the bar ran into it: one dark
+    region 1.75 pips big, counted as two, and the 4-5 was read 6-4 (at 0.26, a wrong tile
+    kept). Two pips of a layout run together have their centre between their places, never
+    beyond the grid the outer pips sit on: a region centred there is one pip with a mark
+    joined, where the regions' centres fit the layout of as many pips as regions."""
+    assert sweep_misses(207, seed=52) == ([], 0)
