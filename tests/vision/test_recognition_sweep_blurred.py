@@ -206,6 +206,25 @@ def test_a_chain_of_doubles_end_to_end_is_read_again_with_no_lone_square() -> No
     assert not {"6-6", "6-3", "3-1", "1-6", "6-4", "4-5"} & set(missed), missed
 
 
+@pytest.mark.parametrize(
+    ("index", "seed", "line"),
+    [(238, 62, {"6-1", "5-6", "3-5"}), (342, 61, {"3-2", "2-6"})],
+)
+def test_a_chain_of_doubles_from_a_lone_square_into_a_turn_is_read_again(
+    index: int, seed: int, line: set[str]
+) -> None:
+    """Blur 1.5, held out (seeds 61 and 62, 720p): a line's last tiles read a half tile off,
+    as doubles across its seams (62's 0238: 6-6, 5-5, 3-3 across 6-1 | 5-6 | 3-5 | 3-3; 61's
+    0342: 2-2, 3-3 across 2-6 | 3-2 | 4-3), a lone square (the 1 of the 6-1, the 6 of the
+    2-6) beyond the chain's first end. Its last end runs into the turn, where the last half
+    and the next row's were read as a double square to the chain (a 3-3, a 4-4): no open
+    end, so the chain stayed. From a lone square, two doubles or more end to end lengthwise are no line's
+    either way: they are read again, and the line's tiles are read (the turn itself is still
+    missed in both scenes)."""
+    missed, _ = sweep_misses(index, seed=seed)
+    assert not line & set(missed), missed
+
+
 def test_crosswise_doubles_end_to_end_across_a_turn_are_not_a_chain() -> None:
     """Seed 3, 720p, blur 1.5: a crosswise 6-6 and a crosswise 5-5 either side of a turn lie
     end to end. Each has its line's tiles beside it, so they are no chain of tiles read

@@ -1225,6 +1225,13 @@ def _straddling_chains(
                     marked[chain] = True
                 break
             at = beyond(j, far)
+        else:
+            # no double in line beyond the last one, and no open end: from a lone square,
+            # two doubles or more end to end, lengthwise, are no line's either (seed 62's
+            # 0238: 6-6, 5-5, 3-3 read across the seams of a line's last four tiles, the
+            # last one's 3 and the next row's met at the turn, read as a 3-3 too)
+            if start_lone and len(chain) >= 2 and not flanked[chain].any():
+                marked[chain] = True
     return marked
 
 
