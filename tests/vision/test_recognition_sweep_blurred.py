@@ -218,9 +218,9 @@ def test_a_chain_of_doubles_from_a_lone_square_into_a_turn_is_read_again(
     0342: 2-2, 3-3 across 2-6 | 3-2 | 4-3), a lone square (the 1 of the 6-1, the 6 of the
     2-6) beyond the chain's first end. Its last end runs into the turn, where the last half
     and the next row's were read as a double square to the chain (a 3-3, a 4-4): no open
-    end, so the chain stayed. From a lone square, two doubles or more end to end lengthwise are no line's
-    either way: they are read again, and the line's tiles are read (the turn itself is still
-    missed in both scenes)."""
+    end, so the chain stayed. From a lone square, two doubles or more end to end lengthwise
+    are no line's either way: they are read again, and the line's tiles are read (the turn
+    itself is still missed in both scenes)."""
     missed, _ = sweep_misses(index, seed=seed)
     assert not line & set(missed), missed
 
