@@ -549,7 +549,8 @@ def test_a_double_blank_deconvolution_dots_with_ghosts_is_read_in_the_frame_as_i
 )
 def test_a_crosswise_five_five_at_blur_one_and_a_half_is_read() -> None:
     """Ivory tiles 10 mm thick on blue, 720p, blur 1.5, JPEG 75 (seed 44's 0104): a
-    crosswise 5-5 between a 5-3 and a 1-5, read by session 15's reader. The off-grid rule
-    fires about thirty times in this scene, mostly in the enlarged looks, and only this tile
-    changes; which firing loses it is not found yet."""
+    crosswise 5-5 between a 5-3 and a 1-5, read by session 15's reader. The off-grid check
+    runs 24 times in this scene and counts a candidate as one pip 8 times; turned off one
+    at a time, the firing that loses the tile is a candidate of 35 px (about two pips)
+    centred at (-0.70, -0.43), just beyond OFF_GRID."""
     assert sweep_misses(104, seed=44) == ([], 0)
