@@ -180,11 +180,7 @@ def identify(
             other = deblurred if tiles is plain else plain
             spare = other
             clear = [t for t in other if not _clashes(p, t, tiles)]
-            blanks = [
-                t
-                for t in clear
-                if _pips(t) == 0 and _bar_seen(p, crop, t) and _bar_seen(p, sharp, t)
-            ]
+            blanks = _blanks_seen(p, clear, crop, sharp)
             if tiles is plain:
                 tiles += [t for t in clear if _pips(t) > 0] + blanks
             else:
@@ -208,14 +204,7 @@ def identify(
             # count is blind to it. The frame as it was reads it; a double blank from there,
             # clear of every tile kept, with its bar seen in both crops (as above)
             plain, _ = _read_rest(p, crop, threshold, first)
-            tiles += [
-                t
-                for t in plain
-                if _pips(t) == 0
-                and not _clashes(p, t, tiles)
-                and _bar_seen(p, crop, t)
-                and _bar_seen(p, sharp, t)
-            ]
+            tiles += _blanks_seen(p, [t for t in plain if not _clashes(p, t, tiles)], crop, sharp)
         if tiles != settled:
             # a tile added or swapped since can be what makes the square beyond one read
             # across a seam a lone one (the next tile of its line, or the double at a turn;
@@ -256,6 +245,14 @@ def identify(
         width = float(np.median([_tile_width(t) for t in kept]))  # placed by outlines alone
     length = width * p.tile_aspect if kept else 0.0
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+
+
+def _blanks_seen(
+    p: RecognitionParams, tiles: list[TileReading], *frames: U8
+) -> list[TileReading]:
+    """The double blanks of ``tiles`` whose bar is seen in each of ``frames`` (a double blank
+    explains no pip, so only its bar vouches for it)."""
+    return [t for t in tiles if _pips(t) == 0 and all(_bar_seen(p, f, t) for f in frames)]
 
 
 def _across_two(tiles: list[TileReading]) -> list[bool]:
@@ -587,11 +584,7 @@ def _blanks_at_other_widths(
         if other <= 0 or abs(other / width - 1) <= p.width_retry_rel:
             continue
         read = _read_rest_at(p, crop, threshold, tiles=tiles, width=other, spots=spots, blanks=True)
-        found += [
-            t
-            for t in read
-            if not any(t is k for k in tiles) and _pips(t) == 0 and _bar_seen(p, crop, t)
-        ]
+        found += _blanks_seen(p, [t for t in read if not any(t is k for k in tiles)], crop)
     return _add_missing(p, tiles, found, width)[len(tiles) :]
 
 
