@@ -247,9 +247,7 @@ def identify(
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
 
 
-def _blanks_seen(
-    p: RecognitionParams, tiles: list[TileReading], *frames: U8
-) -> list[TileReading]:
+def _blanks_seen(p: RecognitionParams, tiles: list[TileReading], *frames: U8) -> list[TileReading]:
     """The double blanks of ``tiles`` whose bar is seen in each of ``frames`` (a double blank
     explains no pip, so only its bar vouches for it)."""
     return [t for t in tiles if _pips(t) == 0 and all(_bar_seen(p, f, t) for f in frames)]
