@@ -542,6 +542,18 @@ def test_a_double_blank_deconvolution_dots_with_ghosts_is_read_in_the_frame_as_i
     assert sweep_misses(463, seed=7) == ([], 0)
 
 
+def test_a_double_blank_placed_a_neighbour_wide_is_read_at_the_scene_s_other_width() -> None:
+    """White tiles 10 mm thick on slate, 720p, blur 1.0, no JPEG, camera tilted 6 degrees
+    (seed 68's 0054, the one miss of its held-out sweep): a crosswise 0-0 between the blank
+    halves of a 0-5 and a 3-0, its bar short and faint. The frame is deconvolved; the frame
+    as it was reads the 0-0 with its bar seen in both, but 4 px off towards the 0-5 (its
+    visible side widens its face), so it clashes with the 0-5 and is not added. Where a
+    double's room is still empty after either reading, the deconvolved frame is read at the
+    scene's other widths for double blanks (as the frame in focus is), and there it reads
+    where it lies."""
+    assert sweep_misses(54, seed=68) == ([], 0)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="known regression: since a candidate off every layout's grid counts as one pip "

@@ -205,6 +205,17 @@ def identify(
             # clear of every tile kept, with its bar seen in both crops (as above)
             plain, _ = _read_rest(p, crop, threshold, first)
             tiles += _blanks_seen(p, [t for t in plain if not _clashes(p, t, tiles)], crop, sharp)
+        if _gap_in_line(crop, threshold, tiles, width, p.tile_aspect) or _blank_room(
+            crop, threshold, tiles, width
+        ):
+            # a double's room still empty: the frame as it was can read its double blank a
+            # few pixels off, over a neighbour (a thick tile's visible side widens its face:
+            # seed 68's 0054); the deconvolved frame read at the scene's other widths places
+            # it where it lies (kept with its bar seen in both crops)
+            more = _blanks_at_other_widths(
+                p, sharp, threshold, tiles=tiles, width=width, spots=again[2]
+            )
+            tiles += _blanks_seen(p, more, crop)
         if tiles != settled:
             # a tile added or swapped since can be what makes the square beyond one read
             # across a seam a lone one (the next tile of its line, or the double at a turn;
