@@ -554,6 +554,18 @@ def test_a_double_blank_placed_a_neighbour_wide_is_read_at_the_scene_s_other_wid
     assert sweep_misses(54, seed=68) == ([], 0)
 
 
+@pytest.mark.parametrize(("index", "seed"), [(243, 71), (538, 62)])
+def test_a_crosswise_one_one_at_a_turn_is_placed_on_its_pips_layout(index: int, seed: int) -> None:
+    """Crosswise 1-1s at blur 1.5, 720p, 10 mm thick tiles, their bars too faint to read
+    (seed 71's 0243, the one miss of its held-out sweep, ivory on green, JPEG 55; seed 62's
+    0538, cream on slate, JPEG 75), each between two tiles' 1 halves. Their two pips are
+    left for the pip lattice, where they fit three places a pip column apart (on the
+    middle column, or both on a side one); the first of them in the order tried was a
+    side one, which reads nothing, and hid the middle one. Of places taking in as many
+    pips, those where the pips lie as a standard layout in each half come first."""
+    assert sweep_misses(index, seed=seed) == ([], 0)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="known regression: since a candidate off every layout's grid counts as one pip "

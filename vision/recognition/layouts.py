@@ -58,6 +58,18 @@ def _variants(n: int) -> FloatArray:
     return np.stack(list(seen.values()))
 
 
+@cache
+def grid_masks() -> frozenset[int]:
+    """The standard layouts (every count, every image under the square's symmetries) as
+    masks of the half's 3x3 pip grid: bit ``3 * (x + 1) + (y + 1)`` set for a pip at
+    ``(x, y)`` (unit layout coordinates, ``x`` along the tile)."""
+    return frozenset(
+        sum(1 << (3 * (int(x) + 1) + int(y) + 1) for x, y in pts.tolist())
+        for n in _BASE
+        for pts in _variants(n)
+    )
+
+
 def layout_rms(points: FloatArray) -> float:
     """Chamfer RMS distance of ``points`` to their standard layout (see :func:`layout_fit`)."""
     return layout_fit(points)[0]

@@ -69,7 +69,13 @@ import numpy.typing as npt
 
 from vision.errors import InvalidImageError
 from vision.recognition import deblur
-from vision.recognition.layouts import MAX_LAYOUT, STANDARD_SPACING, layout_fit, layout_fits
+from vision.recognition.layouts import (
+    MAX_LAYOUT,
+    STANDARD_SPACING,
+    grid_masks,
+    layout_fit,
+    layout_fits,
+)
 from vision.recognition.params import RecognitionParams
 from vision.recognition.peaks import bar_dip, half_patch, half_peaks
 from vision.recognition.poses import (
@@ -1685,6 +1691,8 @@ def _centred_on_pips(
 #: it) and across it.
 _LATTICE_ALONG = np.array([-0.78, -0.5, -0.22, 0.22, 0.5, 0.78])
 _LATTICE_ACROSS = np.array([-0.28, 0.0, 0.28])
+#: every standard layout as a mask of a half's 3x3 lattice places (see layouts.grid_masks)
+_GRID_MASKS = np.array(sorted(grid_masks()))
 
 
 def _lattice_tiles(
@@ -1741,12 +1749,19 @@ def _lattice_tiles(
         d = xy[None, :, :] - centres[:, None, :]  # (C, S, 2)
         a, b = d @ u / wa, d @ v / wb
         inside = (np.abs(a) <= 1.0) & (np.abs(b) <= 0.5)
-        da = np.abs(a[..., None] - _LATTICE_ALONG).min(axis=-1)
-        db = np.abs(b[..., None] - _LATTICE_ACROSS).min(axis=-1)
+        ia = np.abs(a[..., None] - _LATTICE_ALONG).argmin(axis=-1)
+        ib = np.abs(b[..., None] - _LATTICE_ACROSS).argmin(axis=-1)
+        da, db = a - _LATTICE_ALONG[ia], b - _LATTICE_ACROSS[ib]
         fits = inside & (da**2 + db**2 <= 0.01)
         n_fit = fits.sum(axis=1)
         bad = (inside & ~fits).sum(axis=1)
-        order = np.argsort(-n_fit, kind="stable")
+        # of places taking in as many spots, those where the spots lie in each half as a
+        # standard layout come first (the two pips of a 1-1 fit places a pip column aside
+        # too, a place apart from one another: seed 71's 0243)
+        bit = np.where(fits, 1 << (3 * (ia % 3) + ib), 0)
+        masks = [(bit * (ia // 3 == h)).sum(axis=1) for h in (0, 1)]
+        valid = np.isin(masks[0], _GRID_MASKS) & np.isin(masks[1], _GRID_MASKS)
+        order = np.lexsort((~valid, -n_fit))
         order = order[(n_fit[order] >= 2) & (bad[order] == 0)]
         c = centres[order]  # (K, 2), most fits first
         if c.shape[0] == 0:
