@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from controller.table.inputs import (
@@ -60,6 +60,28 @@ def scene_inputs(events: Sequence[SceneEvent]) -> list[TableInput]:
     if laid_at is not None:
         out.insert(laid_at, TilesLaid(t_laid, tuple(laid)))
     return out
+
+
+def set_recogniser(
+    recognition: Any, region: Any, max_pip: Callable[[], int | None]
+) -> Callable[[Any], Any]:
+    """``recognition.identify`` (the module ``vision.recognition``) over ``region``, told
+    the highest pip count of the set in play: ``max_pip()`` at each frame (the match's
+    rules; ``None`` with no match on). Below the reader's own limit it is its
+    ``max_pips``: a double-six table never reads a half of 7 pips, and a tile read so is
+    refused and read again (seed 63's 0556: the middle of a crosswise 6-6 read as a 7,
+    its neighbour 5-6 and a 3-5 lost with it; told the set, the reader reads all three)."""
+    default = recognition.RecognitionParams()
+    params: dict[int, Any] = {}
+
+    def read(frame: Any) -> Any:
+        m = max_pip()
+        p = default
+        if m is not None and m < default.max_pips:
+            p = params.setdefault(m, recognition.RecognitionParams(max_pips=m))
+        return recognition.identify(frame, p, region=region)
+
+    return read
 
 
 def device_input(event: BridgeEvent, t: float) -> TableInput:

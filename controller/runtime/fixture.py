@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from controller.runtime.adapters import device_input, scene_inputs
+from controller.runtime.adapters import device_input, scene_inputs, set_recogniser
 from controller.runtime.core import Clock, TableRuntime, TableRuntimeError
 from controller.table import CorrectVision, NewMatch, TableInput
 from vision.events import SceneEvent
@@ -45,15 +45,19 @@ class FixtureRun:
 
 
 def pick_recogniser(
-    fixture: Path, choice: RecogniserChoice, clock: Any
+    fixture: Path,
+    choice: RecogniserChoice,
+    clock: Any,
+    max_pip: Callable[[], int | None] = lambda: None,
 ) -> tuple[Callable[[Any], Any], str]:
-    """The real recogniser when it is importable (or asked for), else the truth oracle of a
-    rendered fixture."""
+    """The real recogniser when it is importable (or asked for), told the set in play by
+    ``max_pip`` (see :func:`~controller.runtime.adapters.set_recogniser`), else the truth
+    oracle of a rendered fixture."""
     from vision.tracking import TruthOracle, table_region
 
     if choice in ("auto", "identify"):
         try:
-            identify = importlib.import_module("vision.recognition").identify
+            recognition = importlib.import_module("vision.recognition")
         except ModuleNotFoundError:
             if choice == "identify":
                 raise TableRuntimeError(
@@ -61,13 +65,10 @@ def pick_recogniser(
                     "oracle on a rendered fixture"
                 ) from None
         else:
-            import functools
-
             from vision.calibration import load_table
 
-            geometry = load_table(fixture / "table.json")
-            region = table_region(geometry)
-            return functools.partial(identify, region=region), "vision.recognition.identify"
+            region = table_region(load_table(fixture / "table.json"))
+            return set_recogniser(recognition, region, max_pip), "vision.recognition.identify"
     truth_path = fixture / "truth.json"
     if not truth_path.exists():
         raise TableRuntimeError(
@@ -75,6 +76,12 @@ def pick_recogniser(
         )
     truth = json.loads(truth_path.read_text(encoding="utf-8"))
     return TruthOracle(truth, clock), "truth oracle (truth.json; vision.recognition not in use)"
+
+
+def _max_pip(runtime: TableRuntime) -> int | None:
+    """The highest pip count of the set the runtime's match plays (``None``: no match)."""
+    match = runtime.state.match
+    return None if match is None else match.rules.max_pip
 
 
 def fixture_match(fixture: Path, preset: str | None) -> NewMatch:
@@ -226,7 +233,9 @@ def run_fixture(
         raise TableRuntimeError(f"{d}: a fixture needs video.* and table.json")
     geometry = load_table(d / "table.json")
     frame_clock = FrameClock()
-    recognize, recogniser_name = pick_recogniser(d, recogniser, frame_clock)
+    recognize, recogniser_name = pick_recogniser(
+        d, recogniser, frame_clock, lambda: _max_pip(runtime)
+    )
     watcher = SceneWatcher(
         recognize,
         SceneTracker(geometry, TrackerParams()),

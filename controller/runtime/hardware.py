@@ -201,7 +201,7 @@ def run_table(config: RunConfig, *, check_only: bool = False) -> int:
     import importlib
 
     from controller.journal import Journal
-    from controller.runtime.adapters import device_input, scene_inputs
+    from controller.runtime.adapters import device_input, scene_inputs, set_recogniser
     from controller.runtime.core import SystemClock, TableRuntime
     from controller.runtime.live_hooks import start_live
     from controller.table import CorrectVision, NewMatch, VisionUnsure
@@ -212,7 +212,7 @@ def run_table(config: RunConfig, *, check_only: bool = False) -> int:
     factory = serial_factory(config)
     geometry = _geometry(config)
     try:
-        identify = importlib.import_module("vision.recognition").identify
+        recognition = importlib.import_module("vision.recognition")
     except ModuleNotFoundError:
         raise TableRuntimeError(
             "the recogniser (vision.recognition) is not in this build: a real table cannot run"
@@ -222,13 +222,17 @@ def run_table(config: RunConfig, *, check_only: bool = False) -> int:
         source.close()
         print(f"config ok: camera {config.camera}, seat device {config.serial}")
         return 0
-    import functools
-
     clock = SystemClock()
     start = clock.now()
     live = start_live(broker=config.broker, http_port=None, table=config.table)
+    runtime: TableRuntime | None = None  # made below; the reader asks it the set in play
+
+    def max_pip() -> int | None:
+        match = None if runtime is None else runtime.state.match
+        return None if match is None else match.rules.max_pip
+
     watcher = SceneWatcher(
-        functools.partial(identify, region=table_region(geometry)),
+        set_recogniser(recognition, table_region(geometry), max_pip),
         SceneTracker(geometry),
         occluded=SkinOcclusion(geometry) if geometry.calibrated else None,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -93,10 +94,13 @@ def sweep_scene(
     return np.asarray(image, dtype=np.uint8), truth
 
 
-def sweep_misses(index: int, seed: int = SWEEP_SEED) -> tuple[list[str], int]:
-    """The tiles of sweep scene ``index`` not read right, and how many tiles read match none."""
+def sweep_misses(
+    index: int, seed: int = SWEEP_SEED, read: Callable[[Any], SceneReading] = identify
+) -> tuple[list[str], int]:
+    """The tiles of sweep scene ``index`` not read right (by ``read``), and how many tiles
+    read match none."""
     image, truth = sweep_scene(index, seed)
-    reading = identify(image)
+    reading = read(image)
     missed, used = [], set()
     for name, pips, centre, width in truth:
         near = [k for k, t in enumerate(reading.tiles) if math.dist(t.center, centre) < 0.3 * width]

@@ -9,6 +9,9 @@ from __future__ import annotations
 import pytest
 from recognition_support import sweep_misses
 
+import vision.recognition as recognition
+from controller.runtime.adapters import set_recogniser
+
 
 @pytest.mark.parametrize("index", [582, 589])
 def test_a_crosswise_double_that_the_tiles_read_beside_it_reach_into_is_read(index: int) -> None:
@@ -564,6 +567,16 @@ def test_a_crosswise_one_one_at_a_turn_is_placed_on_its_pips_layout(index: int, 
     side one, which reads nothing, and hid the middle one. Of places taking in as many
     pips, those where the pips lie as a standard layout in each half come first."""
     assert sweep_misses(index, seed=seed) == ([], 0)
+
+
+def test_a_double_six_table_never_reads_a_seven() -> None:
+    """Ivory on green, 720p, blur 1.5 (seed 63's 0556): the middle of a crosswise 6-6, its
+    bar and the seams beside it blurred into its pips, is read as a half of 7 (a "7-6"),
+    and its neighbours, a 5-6 and a 3-5, are lost with it. The reader knows layouts up to
+    9 (double-nine sets); the table knows its set, and the runtime tells the reader (the
+    match's rules, at each frame): told double-six, it refuses the 7 and reads all three."""
+    read = set_recogniser(recognition, None, lambda: 6)
+    assert sweep_misses(556, seed=63, read=read) == ([], 0)
 
 
 @pytest.mark.xfail(

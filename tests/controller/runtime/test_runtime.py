@@ -9,7 +9,8 @@ import pytest
 
 from controller.journal import Journal, JournalError
 from controller.runtime import MemoryPublisher, TableRuntime
-from controller.runtime.adapters import device_input, scene_inputs
+from controller.runtime.adapters import device_input, scene_inputs, set_recogniser
+from controller.runtime.fixture import _max_pip
 from controller.table import (
     Button,
     CorrectTile,
@@ -101,6 +102,43 @@ def test_tiles_added_in_one_scene_become_one_input_in_order() -> None:
 def test_device_events_become_inputs() -> None:
     assert device_input(ButtonGesture(2, Gesture.LONG, 9, 1), 3.0) == Button(3.0, 2, "long")
     assert device_input(LinkDown("heartbeat timeout"), 4.0) == Link(4.0, False, "heartbeat timeout")
+
+
+def test_the_recogniser_is_told_the_set_each_match_plays() -> None:
+    """At each frame the reader gets the set of the match on: double-six (latin) and
+    double-nine (cuban) by their rules, the reader's own default with no match; a set above
+    the reader's limit (double-twelve) leaves its default too (no layout has more than 9)."""
+    import vision.recognition
+
+    seen: list[tuple[object, int, object]] = []
+
+    class Recognition:  # vision.recognition with identify recorded
+        RecognitionParams = vision.recognition.RecognitionParams
+
+        @staticmethod
+        def identify(frame: object, params: RecognitionParams, *, region: object) -> object:
+            seen.append((frame, params.max_pips, region))
+            return frame
+
+    runtime = TableRuntime(table="t1")
+    read = set_recogniser(Recognition, "play area", lambda: _max_pip(runtime))
+    default = vision.recognition.RecognitionParams().max_pips
+    assert read("no match") == "no match"
+    runtime.feed(NewMatch(0.0, "latin"), "test")
+    read("latin")
+    runtime.feed(NewMatch(1.0, "cuban"), "test")
+    read("cuban")
+    runtime.feed(NewMatch(2.0, "latin", {"max_pip": 12}), "test")
+    read("double twelve")
+    runtime.feed(NewMatch(3.0, "latin"), "test")
+    read("latin again")
+    assert seen == [
+        ("no match", default, "play area"),
+        ("latin", 6, "play area"),
+        ("cuban", 9, "play area"),
+        ("double twelve", default, "play area"),
+        ("latin again", 6, "play area"),
+    ]
 
 
 def test_bench_rows_have_the_shared_shape() -> None:
