@@ -223,9 +223,24 @@ def test_a_chain_of_doubles_from_a_lone_square_into_a_turn_is_read_again(
     and the next row's were read as a double square to the chain (a 3-3, a 4-4): no open
     end, so the chain stayed. From a lone square, two doubles or more end to end lengthwise
     are no line's either way: they are read again, and the line's tiles are read (the turn
-    itself is still missed in both scenes)."""
+    itself: see the next test)."""
     missed, _ = sweep_misses(index, seed=seed)
     assert not line & set(missed), missed
+
+
+@pytest.mark.parametrize(("index", "seed"), [(238, 62), (342, 61)])
+def test_a_double_read_across_the_seam_at_a_turn_is_read_again_round_it(
+    index: int, seed: int
+) -> None:
+    """The turns of the two scenes above (left from session 16). 61's 0342: a 4-4 read
+    across the 4s of a 4-3 laid down the turn and the 0-4 after it, the table beyond one
+    end, the 0-4's blank half beyond the other, and beside its half at the table the 4-3's
+    3, in no tile (a crosswise 0-0 further on was lost with them). 62's 0238: a 3-3 read
+    across the 3s of a 4-3 down the turn and the 3-3 of the next row, the 3-3's other 3
+    beside it. Such a double is read again as the tile laid across the turn (its half at
+    the table and the square beside it) and the tile beyond its other end, and replaced
+    where both read: every tile of both scenes is read."""
+    assert sweep_misses(index, seed=seed) == ([], 0)
 
 
 def test_crosswise_doubles_end_to_end_across_a_turn_are_not_a_chain() -> None:

@@ -1340,9 +1340,22 @@ def _unstraddled_once(
     # a double with free face beyond both ends: read again too, but replaced only by two
     # tiles (a double lengthwise between two tiles unread reads the same way)
     pair = double & free[:, 0] & free[:, 1] & ~both
-    if not (both | pair).any():
+    # a double with the table beyond one end and face beyond the other: at a turn, one read
+    # across the seam between the tile laid across the turn and the next; read again as
+    # those two, replaced only where both read (see _round_turn)
+    turn = double & ~both & ~pair & ((table[:, 0] & free[:, 1]) | (table[:, 1] & free[:, 0]))
+    if not (both | pair | turn).any():
         return tiles
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
+    turns = {
+        i: _round_turn(
+            p, crop, face, labels, blobs, tiles=tiles, i=i, end=int(table[i, 1]), width=width
+        )
+        for i in np.flatnonzero(turn).tolist()
+    }
+    turns = {i: got for i, got in turns.items() if got}
+    for i in turns:
+        pair[i] = True
     out = [t for t, off in zip(tiles, both | pair, strict=True) if not off]
     again: list[TileReading] = []
 
@@ -1371,7 +1384,8 @@ def _unstraddled_once(
         return len(fit), sum(r.confidence for r in fit)
 
     looks = {
-        i: max((either_side(a) for a in ((ta, t) if ta is not t else (t,))), key=rank)
+        i: turns.get(i)
+        or max((either_side(a) for a in ((ta, t) if ta is not t else (t,))), key=rank)
         for i, (t, ta, off) in enumerate(zip(tiles, axed, both | pair, strict=True))
         if off
     }
@@ -1390,6 +1404,58 @@ def _unstraddled_once(
             read = [t]
         out += read
     return out
+
+
+def _round_turn(
+    p: RecognitionParams,
+    crop: U8,
+    face: npt.NDArray[np.bool_],
+    labels: I32,
+    blobs: _Blobs,
+    *,
+    tiles: list[TileReading],
+    i: int,
+    end: int,
+    width: float,
+) -> list[TileReading]:
+    """The double ``tiles[i]``, with the table beyond its ``end`` (0: its first half's),
+    read again as the two tiles it may lie across at a turn: its half at that end and a
+    square of face beside it in no tile (``face``: :func:`_line_faces`), the tile laid
+    across the turn; and its other half with the square beyond it. Both, or nothing (seed
+    61's 0342: a 4-4 read across the 4s of a 4-3 laid down the turn and the 0-4 after it,
+    the 3 left beside it, and the 0-4's blank half beyond it)."""
+    t = tiles[i]
+    axis = _half_axis(t)
+    if axis is None:
+        return []
+    u = np.array(axis)
+    v = np.array([-u[1], u[0]])
+    turned = np.array(t.halves[end].center)
+    g = np.linspace(-0.35, 0.35, 5) * width
+    grid = np.stack([m.ravel() for m in np.meshgrid(g, g)], axis=1)  # (25, 2)
+    hh, ww = face.shape
+    others = [k for j, k in enumerate(tiles) if j != i]
+    beside: list[F64] = []
+    for side in (-1.0, 1.0):
+        pts = turned + side * width * v + grid
+        xi, yi = np.rint(pts[:, 0]).astype(np.intp), np.rint(pts[:, 1]).astype(np.intp)
+        if xi.min() < 0 or yi.min() < 0 or xi.max() >= ww or yi.max() >= hh:
+            continue
+        taken = _in_tiles(pts, others).any(axis=1) if others else np.zeros(len(pts), np.bool_)
+        if (face[yi, xi] & ~taken).mean() >= 0.9:
+            beside.append(side * v)
+    if len(beside) != 1:
+        return []
+    step = (1.0 if end else -1.0) * u  # from the centre towards the turn
+    poses = [
+        TilePose(tuple(turned + 0.5 * width * beside[0]), tuple(beside[0]), 0.0),
+        TilePose(tuple(np.array(t.center) - width * step), axis, 0.0),
+    ]
+    places = [_pose_proposal(q, 0.0, 0.0, width) for q in poses]
+    got = _read_places(p, crop, labels, blobs, places, width=width)
+    if len(got) != 2 or any(_clashes(p, k, others) for k in got):
+        return []
+    return got
 
 
 def _unstraddled_placed(
