@@ -594,6 +594,17 @@ def test_a_double_six_table_never_reads_a_seven() -> None:
     assert sweep_misses(556, seed=63, read=read) == ([], 0)
 
 
+def test_a_short_line_without_seams_is_read_from_its_pips_lattice() -> None:
+    """White tiles on walnut, 720p, blur 1.5, JPEG 55 (seed 76's 0387, held out this session):
+    a hand's first five tiles, a crosswise 6-6 and 6-3, 3-4, 4-5, 5-3, in one strip of face
+    with no bar or seam left to see. Only the 6-3 was read, 8 degrees off its line; the pip
+    lattice was laid at its angle and placed nothing. Now it is laid at the spots' own grid
+    too, where that lies more than 2 degrees off, and places the 6-6 and every tile (and the
+    4-4 and 5-5 across their seams: no tile lies beyond their ends). A chain of places end
+    to end from the 6-3 to the table is kept, the places across the seams not."""
+    assert sweep_misses(387, seed=76) == ([], 0)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="known regression: since a candidate off every layout's grid counts as one pip "

@@ -1806,7 +1806,13 @@ def _lattice_tiles(
     tried = sorted({round(width, 1), *np.round(widths_read[nearest], 1).tolist()})
     # a tile along the view of a tilted camera is foreshortened along, not across
     scales = [(wa, wb) for wa in tried for wb in tried if 0.8 <= wa / wb <= 1.05]
-    for (wa, wb), angle in itertools.product(scales, (base, base + math.pi / 2)):
+    # the spots' own grid too, where it lies a few degrees off the tiles read (a line's one
+    # tile read, turned 8 degrees off it: seed 76's 0387)
+    angles = [base]
+    grid = _spot_angle(xy, width)
+    if grid is not None and abs(_turned_by(grid, base)) > math.radians(2):
+        angles.append(grid)
+    for (wa, wb), angle in itertools.product(scales, [a + r for a in angles for r in _RIGHT]):
         u = np.array([math.cos(angle), math.sin(angle)])
         v = np.array([-u[1], u[0]])
         # (S * L, 2): each spot at each lattice place gives a centre
@@ -1864,10 +1870,12 @@ def _lattice_tiles(
     found = [
         t
         for t in read
-        if not _clashes(p, t, tiles)
-        and _unexplained(left, [t]).shape[0] < left.shape[0]
-        and _ends_closed(crop, threshold, tiles, t)
+        if not _clashes(p, t, tiles) and _unexplained(left, [t]).shape[0] < left.shape[0]
     ]
+    closed = [_ends_closed(crop, threshold, tiles, t) for t in found]
+    found = [t for t, c in zip(found, closed, strict=True) if c] + _closed_chains(
+        crop, threshold, tiles, [t for t, c in zip(found, closed, strict=True) if not c], width
+    )
     added = _add_missing(p, [], found, width)
     # two tiles side by side read across (a half of each, their seam for a bar) leave the
     # other halves' pips beside it unexplained: a tile placed so must leave none near it
@@ -1878,6 +1886,76 @@ def _lattice_tiles(
             break
         added = [t for t, n in zip(added, near, strict=True) if not n]
     return tiles + added
+
+
+def _closed_chains(
+    crop: U8, threshold: int, tiles: list[TileReading], places: list[TileReading], width: float
+) -> list[TileReading]:
+    """Of ``places`` (tiles read on the pip lattice, clear of ``tiles``, with face free beyond
+    an end), the chains end to end along a line from a closed end (a tile of ``tiles`` or the
+    table beyond it) to another: where none of a line's last tiles was read, each has only
+    the next beyond it (seed 76's 0387: a 3-4, a 4-5 and a 5-3 after the 6-3 read, the
+    table beyond the 5-3; the lattice places tiles across their seams too, a 4-4 and a 5-5,
+    whose ends both lie on face no tile takes)."""
+    if not places:
+        return []
+    face = _line_faces(crop, threshold, width)
+    centre, axis = _axes(places)
+    length = np.array([_tile_width(t) for t in places]) * 2.0
+
+    def open_ends(chain: list[int]) -> npt.NDArray[np.bool_]:
+        """Per end of the chain's last place: face no tile takes beyond it?"""
+        _, free, _ = _lone_ends(crop, threshold, [*tiles, *(places[k] for k in chain)], width, face)
+        out: npt.NDArray[np.bool_] = free[-1]
+        return out
+
+    out: list[TileReading] = []
+    taken: set[int] = set()
+    for i in range(len(places)):
+        if i in taken:
+            continue
+        free = open_ends([i])
+        if free.all() or not free.any():
+            continue
+        chain, k, end = [i], i, int(free[1])  # walk towards the open end
+        while True:
+            step = (1.0 if end else -1.0) * axis[k]
+            gap = np.hypot(*(centre - (centre[k] + step * length[k])).T)
+            near = np.flatnonzero((gap < 0.3 * width) & (np.abs(axis @ axis[k]) > 0.95))
+            near = np.array([j for j in near.tolist() if j not in chain and j not in taken])
+            if near.size != 1:
+                break
+            k = int(near[0])
+            end = int(axis[k] @ step > 0)
+            chain.append(k)
+            if not open_ends(chain)[end]:
+                out += [places[j] for j in chain]
+                taken.update(chain)
+                break
+    return out
+
+
+#: a direction modulo a right angle, and the one square to it
+_RIGHT = (0.0, math.pi / 2)
+
+
+def _spot_angle(xy: F64, width: float) -> float | None:
+    """The direction (radians, modulo a right angle) of the grid the spots ``xy`` lie on:
+    spots a pip step apart (0.2-0.36 of a tile ``width``; diagonal steps are 0.4) lie along
+    their tile or across it. ``None`` with fewer than three such pairs."""
+    d = xy[None, :, :] - xy[:, None, :]
+    dist = np.hypot(d[..., 0], d[..., 1])
+    step = np.triu((dist >= 0.2 * width) & (dist <= 0.36 * width), 1)
+    if np.count_nonzero(step) < 3:
+        return None
+    z = np.exp(4j * np.arctan2(d[..., 1][step], d[..., 0][step])).sum()
+    return float(np.angle(z) / 4) % (math.pi / 2)
+
+
+def _turned_by(a: float, b: float) -> float:
+    """How far direction ``a`` lies from ``b``, both modulo a right angle (radians, within
+    plus or minus an eighth of a turn)."""
+    return (a - b + math.pi / 4) % (math.pi / 2) - math.pi / 4
 
 
 def _lattice_cost(a: F64, b: F64) -> F64:
