@@ -605,6 +605,17 @@ def test_a_short_line_without_seams_is_read_from_its_pips_lattice() -> None:
     assert sweep_misses(387, seed=76) == ([], 0)
 
 
+def test_a_tile_read_more_surely_at_another_width_replaces_the_one_at_the_scene_s() -> None:
+    """White tiles on walnut, 720p, blur 1.0, JPEG 55 (seed 79's 0183, held out this
+    session): a 3-4 between a crosswise 4-4 and a 6-3. At the scene's width (19 px, its
+    bars widened) the outline stage reads it 4-2 at 0.51, the 3's third pip joined to the
+    faint bar and no spot of its own; at both other widths (21 px) it reads 4-3 at 0.70
+    and 0.74. Each reading leaves as many spots unexplained, elsewhere, so the scene's
+    width won and the 4-2 was later dropped. The tiles another width reads in a tile's
+    place, other pips and more surely, now replace it."""
+    assert sweep_misses(183, seed=79) == ([], 0)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="known regression: since a candidate off every layout's grid counts as one pip "
