@@ -616,6 +616,16 @@ def test_a_tile_read_more_surely_at_another_width_replaces_the_one_at_the_scene_
     assert sweep_misses(183, seed=79) == ([], 0)
 
 
+def test_a_turn_read_across_its_seams_is_read_again_once_its_double_reads_right() -> None:
+    """Ivory on slate, 720p, blur 1.5, dim (light 0.64; seed 70's 0515, held out for session
+    16's last reader): a 1-0, 0-3, 3-3 (lengthwise, at the turn) and 3-6 read as 0-0, 3-3,
+    3-3 across their seams, one of them down the turn. The deconvolved frame read the one
+    down the turn 2-3 at 0.55 at the scene's width (3-3 at 0.65 at the other), so the
+    chain of doubles from the lone 1 to the table broke at it and stayed. With the surer
+    tile of the other width it is a double, the chain is read again, and all four are."""
+    assert sweep_misses(515, seed=70) == ([], 0)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="known regression: since a candidate off every layout's grid counts as one pip "
