@@ -102,6 +102,11 @@ class TableRuntime:
     def stop(self) -> None:
         self.publisher.set_availability(False)
 
+    def max_pip(self) -> int | None:
+        """The highest pip count of the set the match on plays (``None``: no match)."""
+        match = self.state.match
+        return None if match is None else match.rules.max_pip
+
     def feed(self, inp: TableInput, source: str) -> TableState:
         """One input: step, journal (before anything is carried out), then the effects."""
         with self._lock:

@@ -78,12 +78,6 @@ def pick_recogniser(
     return TruthOracle(truth, clock), "truth oracle (truth.json; vision.recognition not in use)"
 
 
-def _max_pip(runtime: TableRuntime) -> int | None:
-    """The highest pip count of the set the runtime's match plays (``None``: no match)."""
-    match = runtime.state.match
-    return None if match is None else match.rules.max_pip
-
-
 def fixture_match(fixture: Path, preset: str | None) -> NewMatch:
     """The match a fixture plays: from its truth record when rendered, else ``preset``."""
     truth_path = fixture / "truth.json"
@@ -233,9 +227,7 @@ def run_fixture(
         raise TableRuntimeError(f"{d}: a fixture needs video.* and table.json")
     geometry = load_table(d / "table.json")
     frame_clock = FrameClock()
-    recognize, recogniser_name = pick_recogniser(
-        d, recogniser, frame_clock, lambda: _max_pip(runtime)
-    )
+    recognize, recogniser_name = pick_recogniser(d, recogniser, frame_clock, runtime.max_pip)
     watcher = SceneWatcher(
         recognize,
         SceneTracker(geometry, TrackerParams()),

@@ -228,8 +228,7 @@ def run_table(config: RunConfig, *, check_only: bool = False) -> int:
     runtime: TableRuntime | None = None  # made below; the reader asks it the set in play
 
     def max_pip() -> int | None:
-        match = None if runtime is None else runtime.state.match
-        return None if match is None else match.rules.max_pip
+        return None if runtime is None else runtime.max_pip()
 
     watcher = SceneWatcher(
         set_recogniser(recognition, table_region(geometry), max_pip),

@@ -10,7 +10,6 @@ import pytest
 from controller.journal import Journal, JournalError
 from controller.runtime import MemoryPublisher, TableRuntime
 from controller.runtime.adapters import device_input, scene_inputs, set_recogniser
-from controller.runtime.fixture import _max_pip
 from controller.table import (
     Button,
     CorrectTile,
@@ -121,7 +120,7 @@ def test_the_recogniser_is_told_the_set_each_match_plays() -> None:
             return frame
 
     runtime = TableRuntime(table="t1")
-    read = set_recogniser(Recognition, "play area", lambda: _max_pip(runtime))
+    read = set_recogniser(Recognition, "play area", runtime.max_pip)
     default = vision.recognition.RecognitionParams().max_pips
     assert read("no match") == "no match"
     runtime.feed(NewMatch(0.0, "latin"), "test")
