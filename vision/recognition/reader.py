@@ -140,9 +140,7 @@ def identify(
             tiles = _unstraddled_placed(
                 p, crop, threshold, tiles, width, seen=crop, spots=first[2], blanks=False
             )
-        if _blank_room(crop, threshold, tiles, width) or _gap_in_line(
-            crop, threshold, tiles, width, p.tile_aspect
-        ):
+        if _room_left(p, crop, threshold, tiles, width):
             # a double blank's bar may be too faint and thin to be ink, and it has no pip to
             # look at: where a whole square of face lies outside every tile, or a tile's room
             # in a line, its outline places it (kept only with its bar seen)
@@ -201,9 +199,7 @@ def identify(
             tiles = _surer(p, tiles, plain, width)
             tiles += _joining(p, sharp, threshold, tiles, plain)
             spare = plain
-        elif _gap_in_line(crop, threshold, tiles, width, p.tile_aspect) or _blank_room(
-            crop, threshold, tiles, width
-        ):
+        elif _room_left(p, crop, threshold, tiles, width):
             # every pip explained, but a double's room (or a square of face) left empty:
             # deconvolution dots a double blank's halves with ghosts on its pip grid (seed 7's
             # 0463: a crosswise 0-0 between a 2-0 and a 0-1, two ghosts in a half), and the
@@ -211,9 +207,7 @@ def identify(
             # clear of every tile kept, with its bar seen in both crops (as above)
             plain, _ = _read_rest(p, crop, threshold, first)
             tiles += _blanks_seen(p, [t for t in plain if not _clashes(p, t, tiles)], crop, sharp)
-        if _gap_in_line(crop, threshold, tiles, width, p.tile_aspect) or _blank_room(
-            crop, threshold, tiles, width
-        ):
+        if _room_left(p, crop, threshold, tiles, width):
             # a double's room still empty: the frame as it was can read its double blank a
             # few pixels off, over a neighbour (a thick tile's visible side widens its face:
             # seed 68's 0054); the deconvolved frame read at the scene's other widths places
@@ -1072,6 +1066,16 @@ def _ends_closed(crop: U8, threshold: int, tiles: list[TileReading], t: TileRead
     them (see :func:`_lone_ends`)."""
     _, free, _ = _lone_ends(crop, threshold, [*tiles, t], _tile_width(t))
     return not bool(free[-1].any())
+
+
+def _room_left(
+    p: RecognitionParams, crop: U8, threshold: int, tiles: list[TileReading], width: float
+) -> bool:
+    """Is a double's room in a line (:func:`_gap_in_line`) or a square of face
+    (:func:`_blank_room`) left outside every tile of ``tiles``?"""
+    return _gap_in_line(crop, threshold, tiles, width, p.tile_aspect) or _blank_room(
+        crop, threshold, tiles, width
+    )
 
 
 def _blank_room(crop: U8, threshold: int, tiles: list[TileReading], width: float) -> bool:
