@@ -165,6 +165,7 @@ def identify(
         # the frame as it was (where the pips' spacing set the width, at the bars' too: the
         # faces' outline there includes the visible sides of thick tiles)
         settled = list(tiles)  # a copy: the branches below extend lists in place
+        room: bool | None = None  # _room_left of tiles, where a branch below made it
         tiles = _read_outlines(
             p, crop, threshold, tiles=tiles, width=width, spots=again[2], blanks=True, also=again[1]
         )
@@ -199,15 +200,17 @@ def identify(
             tiles = _surer(p, tiles, plain, width)
             tiles += _joining(p, sharp, threshold, tiles, plain)
             spare = plain
-        elif _room_left(p, crop, threshold, tiles, width):
+        elif room := _room_left(p, crop, threshold, tiles, width):
             # every pip explained, but a double's room (or a square of face) left empty:
             # deconvolution dots a double blank's halves with ghosts on its pip grid (seed 7's
             # 0463: a crosswise 0-0 between a 2-0 and a 0-1, two ghosts in a half), and the
             # count is blind to it. The frame as it was reads it; a double blank from there,
             # clear of every tile kept, with its bar seen in both crops (as above)
             plain, _ = _read_rest(p, crop, threshold, first)
-            tiles += _blanks_seen(p, [t for t in plain if not _clashes(p, t, tiles)], crop, sharp)
-        if _room_left(p, crop, threshold, tiles, width):
+            found = _blanks_seen(p, [t for t in plain if not _clashes(p, t, tiles)], crop, sharp)
+            tiles += found
+            room = None if found else room  # tiles unchanged: the check stands
+        if room if room is not None else _room_left(p, crop, threshold, tiles, width):
             # a double's room still empty: the frame as it was can read its double blank a
             # few pixels off, over a neighbour (a thick tile's visible side widens its face:
             # seed 68's 0054); the deconvolved frame read at the scene's other widths places
