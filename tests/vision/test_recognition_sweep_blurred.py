@@ -626,6 +626,19 @@ def test_a_turn_read_across_its_seams_is_read_again_once_its_double_reads_right(
     assert sweep_misses(515, seed=70) == ([], 0)
 
 
+def test_a_crosswise_double_blank_at_a_turn_between_two_blank_halves_is_read() -> None:
+    """Black pips on cream, green cloth, 720p, blur 1.5, JPEG 55 (seed 75's 0257, held out
+    in session 17): a crosswise 0-0 between the blank halves of a 3-0 and of a 0-6 going
+    down the turn, so three blank squares in a row and its bar the only mark. No bar comes
+    back deconvolved; the frame as it was, placed by the faces' outline, reads the 0-0 with
+    its bar at one of the widths its faces suggest, but another reads more tiles elsewhere
+    and won. Double blanks the other widths read, clear and with their bar seen, are kept
+    too; and the deconvolved 0-6, read square to the pixels while its line is 5 degrees
+    off, overlaps it by 0.15 of a tile: a double blank with its bar seen in both frames
+    need only be no tile kept (``overlap_max_rel``)."""
+    assert sweep_misses(257, seed=75) == ([], 0)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="known regression: since a candidate off every layout's grid counts as one pip "

@@ -185,7 +185,10 @@ def identify(
             other = deblurred if tiles is plain else plain
             spare = other
             clear = [t for t in other if not _clashes(p, t, tiles)]
-            blanks = _blanks_seen(p, clear, crop, sharp)
+            # a double blank with its bar seen in both frames need only be no tile kept
+            # (``overlap_max_rel``): a neighbour read deconvolved a few degrees off its line
+            # can overlap it by more than a tile read twice would (seed 75's 0257)
+            blanks = _blanks_seen(p, [t for t in other if not _overlaps(p, t, tiles)], crop, sharp)
             if tiles is plain:
                 tiles += [t for t in clear if _pips(t) > 0] + blanks
             else:
@@ -800,6 +803,7 @@ def _read_outlines(
     # blurred pips joined to a seam are spots only at the face threshold
     left = np.vstack([left, _unexplained(_pip_like(p, blobs, max(widths)), tiles)])
     best: list[TileReading] = []
+    reads: list[list[TileReading]] = []
     for w in widths:
         read = _outline_tiles(
             p,
@@ -813,9 +817,21 @@ def _read_outlines(
             width=w,
             blanks=blanks,
         )
+        reads.append(read)
         if len(read) > len(best):
             best, best_width = read, w
     out = _add_missing(p, tiles, best, best_width) if best else tiles
+    if best:
+        # a double blank explains no pip, so the count of tiles is blind to it: one the
+        # other widths place with its bar seen, clear of every tile kept, is kept too (seed
+        # 75's 0257: a crosswise 0-0 between two blank halves at a turn, read at one width
+        # of the faces' guesses, and another reads more tiles elsewhere)
+        for read in reads:
+            if read is best:
+                continue
+            for t in read:
+                if _pips(t) == 0 and not _clashes(p, t, out) and _bar_seen(p, crop, t):
+                    out = [*out, t]
     # A tile far from a tilted camera, lying along its view, looks narrower than the scene's
     # tiles and shorter still (1.75:1): w x 2w places stick out of its face. Where faces with
     # pips, or room for a double blank, are left, they are tiled again at that shape, and a
@@ -981,6 +997,11 @@ def _line_faces(crop: U8, threshold: int, width: float) -> npt.NDArray[np.bool_]
 
 def _clashes(p: RecognitionParams, t: TileReading, tiles: list[TileReading]) -> bool:
     return any(_clash(p, t, k, _tile_width(t), p.look_overlap_max_rel) for k in tiles)
+
+
+def _overlaps(p: RecognitionParams, t: TileReading, tiles: list[TileReading]) -> bool:
+    """Is ``t`` one of ``tiles`` (overlapping it by more than ``overlap_max_rel``)?"""
+    return any(_clash(p, t, k, _tile_width(t), p.overlap_max_rel) for k in tiles)
 
 
 def _swapped(
