@@ -346,3 +346,14 @@ def test_a_corner_pip_joined_by_the_bar_is_one_pip() -> None:
     beyond the grid the outer pips sit on: a region centred there is one pip with a mark
     joined, where the regions' centres fit the layout of as many pips as regions."""
     assert sweep_misses(207, seed=52) == ([], 0)
+
+
+def test_a_double_read_across_a_tile_s_half_and_a_crosswise_double_s_middle_is_read_again() -> None:
+    """White tiles on slate, 720p, in focus, camera tilted 13 degrees (seed 44's 0166, left
+    since session 15): a 5-0, a crosswise 0-0 and a 0-1 down a line. A 0-0 was read across
+    the 5-0's blank half and the crosswise 0-0's middle (the seam between them passing for
+    its bar), the 5 beyond it a lone square and the 0-1 beyond its other end: neither tile
+    read, a false 0-0 reported. A double with a lone square beyond one end and a tile read
+    beyond the other is now read again a tile either way (the 5-0 reads), and the
+    crosswise 0-0 left is placed by its outline."""
+    assert sweep_misses(166, seed=44) == ([], 0)

@@ -1370,6 +1370,12 @@ def _unstraddled_once(
     lone, free, table = _lone_ends(crop, threshold, axed, width, face)
     both = (lone[:, 0] & free[:, 1]) | (lone[:, 1] & free[:, 0])
     both |= _straddling_chains(axed, lone, free | table, width)
+    # a double with a lone square beyond one end and a tile read beyond the other: one read
+    # across the seam between a tile's half and a crosswise double's middle (seed 44's
+    # 0166: a 0-0 across a 5-0's blank half and the 0-0 laid across the line after it, the
+    # 0-1 beyond); read again, what reads clear of the tiles kept replaces it
+    closed = ~free & ~table
+    both |= double & ((lone[:, 0] & closed[:, 1]) | (lone[:, 1] & closed[:, 0]))
     # a double with free face beyond both ends: read again too, but replaced only by two
     # tiles (a double lengthwise between two tiles unread reads the same way)
     pair = double & free[:, 0] & free[:, 1] & ~both
