@@ -639,6 +639,17 @@ def test_a_crosswise_double_blank_at_a_turn_between_two_blank_halves_is_read() -
     assert sweep_misses(257, seed=75) == ([], 0)
 
 
+def test_a_double_read_across_the_seam_of_a_lengthwise_double_at_a_turn_is_read_as_both() -> None:
+    """White tiles on walnut, 720p, blur 1.5, camera tilted 16 degrees (seed 80's 0110,
+    held out this session): a 4-3 laid up the side, then a 3-3 lengthwise across the turn.
+    Deconvolved, a 3-3 was read across the 3-3's first half and the 4-3's 3: the table
+    beyond one end, a lone square (the 4) beyond the other. Read a tile either way, the
+    4-3 read, and the 3-3 left to the outline stage read 3-2 at 0.48 in the blurred frame
+    and was dropped. Such a double is read again round the turn first (the tile across the
+    turn and the next, both or nothing), in the deconvolved frame, and both read."""
+    assert sweep_misses(110, seed=80) == ([], 0)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="known regression: since a candidate off every layout's grid counts as one pip "
