@@ -650,6 +650,16 @@ def test_a_double_read_across_the_seam_of_a_lengthwise_double_at_a_turn_is_read_
     assert sweep_misses(110, seed=80) == ([], 0)
 
 
+def test_a_tile_refused_where_it_was_placed_is_read_a_few_pixels_along_its_axis() -> None:
+    """Black pips on cream, walnut, 720p, blur 1.0, noise 6, dim (light 0.65; seed 83's
+    0453, held out this session): a lone 3-2 placed by its outline 2 px off along its axis.
+    There a row of the 2's pip grid lies on the bar (three ghosts: the 3-2 reading is
+    refused), and a pixel further the 3 reads as a 2: the 2-2 is refused by the centre
+    check (the 3's middle pip), and nothing was left. A tile refused with nothing in its
+    place is read again a few pixels either way along its axis; the 3-2 reads at 0.61."""
+    assert sweep_misses(453, seed=83) == ([], 0)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="known regression: since a candidate off every layout's grid counts as one pip "

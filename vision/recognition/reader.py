@@ -250,6 +250,8 @@ def identify(
         tiles, seen = _second_readings(p, crop, tiles, seen, spare)
     if not all(seen):
         tiles, seen = _peak_readings(p, crop, tiles, seen)
+    if not all(seen):
+        tiles, seen = _nudged_readings(p, crop, threshold, tiles, seen)
     kept = [
         _shifted(t, x0, y0)
         for t, ok in zip(tiles, seen, strict=True)
@@ -466,6 +468,48 @@ def _peak_readings(
             and _centres_seen(p, crop, [*kept, tile])[-1]
         ):
             found.append(tile)
+    return [*tiles, *found], [*seen, *[True] * len(found)]
+
+
+#: how far along its axis a tile the checks refused is read again (see
+#: :func:`_nudged_readings`), in tile widths
+_NUDGES = (-0.15, -0.1, -0.05, 0.05, 0.1, 0.15)
+
+
+def _nudged_readings(
+    p: RecognitionParams, crop: U8, threshold: int, tiles: list[TileReading], seen: list[bool]
+) -> tuple[list[TileReading], list[bool]]:
+    """``(tiles, seen)`` with each tile the checks refused, and nothing kept in its place,
+    read again a few pixels either way along its axis (``_NUDGES``); the surest reading
+    that passes the checks, from ``upscale_min_confidence``, is kept. A tile placed by its
+    outline in a dim, noisy frame can lie two pixels off along its axis: a row of its pip
+    grid then falls on the bar, reads as ghosts, and the reading a pixel off counts a 3's
+    pips as a 2 (seed 83's 0453: a lone 3-2 read 2-2, its 3's middle pip at the half's
+    centre, and refused)."""
+    kept = [t for t, ok in zip(tiles, seen, strict=True) if ok]
+    found: list[TileReading] = []
+    labels: I32 | None = None
+    for t, ok in zip(tiles, seen, strict=True):
+        width = _tile_width(t)
+        if ok or any(_clash(p, t, k, width, p.look_overlap_max_rel) for k in kept + found):
+            continue
+        axis = _half_axis(t)
+        if axis is None:
+            continue
+        if labels is None:
+            labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
+        (ux, uy), (cx, cy) = axis, t.center
+        poses = [TilePose((cx + d * width * ux, cy + d * width * uy), axis, 0.0) for d in _NUDGES]
+        places = [_pose_proposal(pose, 0.0, 0.0, width) for pose in poses]
+        got = [
+            r
+            for r in _read_places(p, crop, labels, blobs, places, width=width)
+            if r.confidence >= p.upscale_min_confidence
+            and not _clashes(p, r, kept + found)
+            and _centres_seen(p, crop, [*kept, r])[-1]
+        ]
+        if got:
+            found.append(max(got, key=lambda r: r.confidence))
     return [*tiles, *found], [*seen, *[True] * len(found)]
 
 
