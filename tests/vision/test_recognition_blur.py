@@ -486,6 +486,7 @@ FULLY_READ = [
     # at a turn, the blank halves of a 0-2 and a 1-0 side by side were read as a 0-0 across
     # the seam (a false tile), until the squares beyond a tile lay a scene tile apart
     ((1280, 720), 1.0, 2, 4),
+    ((1280, 720), 1.5, 2, 4),  # read without deconvolution too since session 18
 ]
 
 
