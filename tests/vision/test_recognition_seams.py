@@ -163,9 +163,13 @@ def test_a_chain_of_tiles_read_across_successive_seams_is_read_again() -> None:
     assert free.tolist() == [[False, True], [True, False], [False, True]]
     again = _unstraddled(p, grey, threshold, [right[0], *chain], float(s))
     _assert_read_as(again, right[:4], s)
-    # the same two tiles with a 1-2 between them are no chain: a line's seams match
-    broken = [chain[0], _tile(60 + 6 * s, (1, 2), 0.9, float(s), 150.0)]
-    assert _unstraddled(p, grey, threshold, [right[0], *broken], float(s)) == [right[0], *broken]
+    # the same two tiles with a 1-2 between them are no chain (a line's seams match), so
+    # only the 0-0 is marked: a double with a lone square beyond one end and a tile read
+    # beyond the other. It is read again, the 4-0 reads there; then beyond the 1-2 lies a
+    # lone square (the 0-2's 0, the 4-0 beyond it), and it is read again too: all four read
+    one_two = _tile(60 + 6 * s, (1, 2), 0.9, float(s), 150.0)
+    again = _unstraddled(p, grey, threshold, [right[0], chain[0], one_two], float(s))
+    _assert_read_as(again, right[:4], s)
 
 
 def test_two_doubles_end_to_end_with_free_face_beyond_both_are_read_again() -> None:
