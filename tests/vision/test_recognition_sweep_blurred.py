@@ -650,6 +650,17 @@ def test_a_double_read_across_the_seam_of_a_lengthwise_double_at_a_turn_is_read_
     assert sweep_misses(110, seed=80) == ([], 0)
 
 
+def test_a_turn_read_round_again_keeps_the_halves_the_double_read() -> None:
+    """Black pips on cream, blue cloth, 720p, blur 1.5 (seed 16's 0304, entire until the
+    reading round the turn above): a 5-4 up the side and a 5-0 across the turn, a 5-5 read
+    across their 5s, the table beyond one end, the 4 a lone square beyond the other. Read
+    round the turn in the deconvolved frame, the 5-0 reads 2-0 at 0.52 (its 5 rings into
+    another count), a misread. Such a reading is kept only where it reads the double's
+    halves as the double did; here a tile either way reads the 5-4 and the outline stage
+    the 5-0."""
+    assert sweep_misses(304, seed=16) == ([], 0)
+
+
 def test_a_tile_refused_where_it_was_placed_is_read_a_few_pixels_along_its_axis() -> None:
     """Black pips on cream, walnut, 720p, blur 1.0, noise 6, dim (light 0.65; seed 83's
     0453, held out this session): a lone 3-2 placed by its outline 2 px off along its axis.

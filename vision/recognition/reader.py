@@ -1440,7 +1440,15 @@ def _unstraddled_once(
         )
         for i in np.flatnonzero(turn).tolist()
     }
-    turns = {i: got for i, got in turns.items() if got}
+    # where the double had a lone square beyond its other end, its reading round the turn
+    # is kept only where it reads the double's halves as the double did: a tile either way
+    # reads it as well, and a half read deconvolved can ring into another count (seed 16's
+    # 0304: a 5-0 across a turn read 2-0 so, at 0.52; the outline stage reads it 5-0)
+    turns = {
+        i: got
+        for i, got in turns.items()
+        if got and (not both[i] or _halves_kept(tiles[i], got, width))
+    }
     for i in turns:
         pair[i] = True
     out = [t for t, off in zip(tiles, both | pair, strict=True) if not off]
@@ -1491,6 +1499,18 @@ def _unstraddled_once(
             read = [t]
         out += read
     return out
+
+
+def _halves_kept(t: TileReading, got: list[TileReading], width: float) -> bool:
+    """Does each half of ``t`` have a half of ``got`` within half a ``width`` of it, with as
+    many pips?"""
+    for h in t.halves:
+        near = [
+            k.pips for g in got for k in g.halves if math.dist(k.center, h.center) <= 0.5 * width
+        ]
+        if near != [h.pips]:
+            return False
+    return True
 
 
 def _round_turn(
