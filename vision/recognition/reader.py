@@ -1426,8 +1426,8 @@ def _unstraddled_once(
     # a double with the table beyond one end and face beyond the other: at a turn, one read
     # across the seam between the tile laid across the turn and the next; read again as
     # those two, replaced only where both read (see _round_turn). One with a lone square
-    # beyond its other end (a chain of one, above) too: read a tile either way, its half at
-    # the table is left for the outline stage, which reads the frame as it was (seed 80's
+    # beyond its other end (a chain of one, above) too: read only a tile either way, its half
+    # at the table was left to the outline stage, which reads the frame as it was (seed 80's
     # 0110: a 3-3 read across the 3-3 laid lengthwise at a turn and the 3 of the 4-3 before
     # it; the 3-3 was then read 3-2 at 0.48 in the blurred frame, and dropped)
     turn = double & ~pair & ((table[:, 0] & free[:, 1]) | (table[:, 1] & free[:, 0]))
