@@ -59,7 +59,7 @@ import functools
 import itertools
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -452,13 +452,7 @@ def _peak_readings(
     is face; as dark peaks it reads 6."""
     kept = [t for t, ok in zip(tiles, seen, strict=True) if ok]
     found: list[TileReading] = []
-    for t, ok in zip(tiles, seen, strict=True):
-        width = _tile_width(t)
-        if ok or any(_clash(p, t, k, width, p.look_overlap_max_rel) for k in kept + found):
-            continue
-        axis = _half_axis(t)
-        if axis is None:
-            continue
+    for t, width, axis in _refused(p, tiles, seen, kept, found):
         pose = TilePose(t.center, axis, 0.0)
         tile = _peak_tile(p, crop, _pose_proposal(pose, 0.0, 0.0, width))
         if (
@@ -469,6 +463,24 @@ def _peak_readings(
         ):
             found.append(tile)
     return [*tiles, *found], [*seen, *[True] * len(found)]
+
+
+def _refused(
+    p: RecognitionParams,
+    tiles: list[TileReading],
+    seen: list[bool],
+    kept: list[TileReading],
+    found: list[TileReading],
+) -> Iterator[tuple[TileReading, float, Point]]:
+    """Each tile of ``tiles`` the checks refused (``seen`` false) with nothing in its place
+    among ``kept`` and ``found`` (as the caller adds to it), with its width and axis."""
+    for t, ok in zip(tiles, seen, strict=True):
+        width = _tile_width(t)
+        if ok or any(_clash(p, t, k, width, p.look_overlap_max_rel) for k in kept + found):
+            continue
+        axis = _half_axis(t)
+        if axis is not None:
+            yield t, width, axis
 
 
 #: how far along its axis a tile the checks refused is read again (see
@@ -489,13 +501,7 @@ def _nudged_readings(
     kept = [t for t, ok in zip(tiles, seen, strict=True) if ok]
     found: list[TileReading] = []
     labels: I32 | None = None
-    for t, ok in zip(tiles, seen, strict=True):
-        width = _tile_width(t)
-        if ok or any(_clash(p, t, k, width, p.look_overlap_max_rel) for k in kept + found):
-            continue
-        axis = _half_axis(t)
-        if axis is None:
-            continue
+    for t, width, axis in _refused(p, tiles, seen, kept, found):
         if labels is None:
             labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
         (ux, uy), (cx, cy) = axis, t.center
