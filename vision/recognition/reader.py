@@ -395,17 +395,22 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
     Deconvolved and sharpened, the ringing of two pips can meet between them as a dark spot
     of pip size, a phantom pip (a 2 read as a 3, a 6 as a 7); read as dark peaks, a tile
     slid a little can lose a pip (a 3 read as a 2). Blur takes as much contrast from a
-    real centre pip as from the corner pips. Nor is a half right whose pips are darker than
-    its face by less than ``pip_min_darkness_rel`` of what the scene's median half's are
-    (two or more halves with pips): deconvolved, a blank half's JPEG blocks can ring into
-    pips."""
+    real centre pip as from the corner pips. Likewise an 8 or a 9 has each middle of a
+    side dark (the lighter pair at least ``centre_pip_min_contrast`` of its corners): a 6
+    or a 7 leaves one pair of them face, which blur darkens to half at most (seed 89's 0370:
+    a crosswise 6-6 read "8-6" at 0.62 in the deconvolved frame looked at sharpened, the
+    pair of middles its 6 lacks 0.41 in the frame as it was). Nor is a half right whose
+    pips are darker than its face by less than ``pip_min_darkness_rel`` of what the scene's
+    median half's are (two or more halves with pips): deconvolved, a blank half's JPEG
+    blocks can ring into pips."""
     if not tiles:
         return []
     pips = np.array([t.pips for t in tiles], dtype=np.int64)  # (T, 2)
-    dark, level = _centre_darkness(crop, tiles, pips)  # (T, 2) each, NaN where not measured
+    dark, level, sides = _centre_darkness(crop, tiles, pips)  # (T, 2) each, NaN: not measured
     odd = np.isin(pips, (3, 5, 7, 9)) & (dark < p.centre_pip_min_contrast)
     even = np.isin(pips, (2, 4)) & (dark > p.centre_empty_max_contrast)
-    wrong: npt.NDArray[np.bool_] = np.asarray((odd | even).any(axis=1))
+    full = np.isin(pips, (8, 9)) & (sides < p.centre_pip_min_contrast)
+    wrong: npt.NDArray[np.bool_] = np.asarray((odd | even | full).any(axis=1))
     # pips that are hardly darker than their face, where the scene's pips are dark: a phantom
     if (pips > 0).sum() >= 2:
         median = float(np.median(level[pips > 0]))
@@ -520,11 +525,14 @@ def _nudged_readings(
 
 
 def _centre_samples() -> F64:
-    """``(74, 2)``: where :func:`_centre_darkness` samples a half (half-square units, along
-    and across): the centre and the four corner pip places, each as a cross of five samples
-    (the first 25 rows), then a 7x7 grid over the half for the face's level."""
+    """``(94, 2)``: where :func:`_centre_darkness` samples a half (half-square units, along
+    and across): the centre, the four corner pip places and the four middles of the sides
+    (the pair along the tile, then the pair across), each as a cross of five samples (the
+    first 45 rows), then a 7x7 grid over the half for the face's level."""
     s, r = STANDARD_SPACING, 0.15
-    places = np.array([(0.0, 0.0), (-s, -s), (s, s), (-s, s), (s, -s)])
+    places = np.array(
+        [(0.0, 0.0), (-s, -s), (s, s), (-s, s), (s, -s), (s, 0.0), (-s, 0.0), (0.0, s), (0.0, -s)]
+    )
     cross = np.array([(0.0, 0.0), (r, 0.0), (-r, 0.0), (0.0, r), (0.0, -r)])
     g = np.linspace(-0.85, 0.85, 7)
     grid = np.array([(a, b) for a in g for b in g])
@@ -537,22 +545,23 @@ _CENTRE_SAMPLES = _centre_samples()
 
 def _centre_darkness(
     crop: U8, tiles: list[TileReading], pips: npt.NDArray[np.int64]
-) -> tuple[F64, F64]:
-    """``(centre, level)``, each ``(T, 2)``: per half of each tile (``pips``: its counts,
-    ``(T, 2)``) read with corner pips (2 to 9), how much darker than the face its centre is
-    in ``crop``, as a fraction of what its corner pips are (all four, or the darker
-    diagonal of a 2 or a 3; NaN for a 0 or a 1, or where the corners are no darker than the
-    face); and how much darker than the face its pips are (its corner pips as above, a 1's
-    centre), as a fraction of the face. The face is the 90th percentile of a 7x7 grid over
-    the half; each pip place is the darkest of a small cross of samples (see
-    ``_CENTRE_SAMPLES``). All halves in one numpy pass."""
+) -> tuple[F64, F64, F64]:
+    """``(centre, level, sides)``, each ``(T, 2)``: per half of each tile (``pips``: its
+    counts, ``(T, 2)``) read with corner pips (2 to 9), how much darker than the face its
+    centre is in ``crop``, as a fraction of what its corner pips are (all four, or the
+    darker diagonal of a 2 or a 3; NaN for a 0 or a 1, or where the corners are no darker
+    than the face); how much darker than the face its pips are (its corner pips as above, a
+    1's centre), as a fraction of the face; and the lighter of its two pairs of middles of
+    the sides (each pair's mean), as a fraction of its corners like the centre. The face is
+    the 90th percentile of a 7x7 grid over the half; each pip place is the darkest of a
+    small cross of samples (see ``_CENTRE_SAMPLES``). All halves in one numpy pass."""
     half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)  # (T,2,2)
     axis = half[:, 1] - half[:, 0]
     half_len = np.hypot(axis[:, 0], axis[:, 1]) / 2  # (T,)
     u = axis / np.maximum(2 * half_len, 1e-9)[:, None]
     half_wid = np.array([_tile_width(t) / 2 for t in tiles])
-    uv = _CENTRE_SAMPLES  # (74, 2)
-    # sample positions for every half: (T, 2, 74)
+    uv = _CENTRE_SAMPLES  # (94, 2)
+    # sample positions for every half: (T, 2, 94)
     along = uv[None, None, :, 0] * half_len[:, None, None]
     side = uv[None, None, :, 1] * half_wid[:, None, None]
     ux, uy = u[:, 0, None, None], u[:, 1, None, None]
@@ -561,16 +570,18 @@ def _centre_darkness(
     hh, ww = crop.shape
     xi = _clamped(np.rint(xs).astype(np.intp), 0, ww - 1)
     yi = _clamped(np.rint(ys).astype(np.intp), 0, hh - 1)
-    grey = crop[yi, xi].astype(np.float64)  # (T, 2, 74)
-    face = np.percentile(grey[..., 25:], 90, axis=-1)  # (T, 2)
-    dark = face[..., None] - grey[..., :25].reshape(*grey.shape[:2], 5, 5).min(axis=-1)
-    centre, corners = dark[..., 0], dark[..., 1:]  # (T, 2), (T, 2, 4)
+    grey = crop[yi, xi].astype(np.float64)  # (T, 2, 94)
+    face = np.percentile(grey[..., 45:], 90, axis=-1)  # (T, 2)
+    dark = face[..., None] - grey[..., :45].reshape(*grey.shape[:2], 9, 5).min(axis=-1)
+    centre, corners, middles = dark[..., 0], dark[..., 1:5], dark[..., 5:]  # (T,2), (T,2,4) x2
     diagonal = np.maximum(corners[..., :2].mean(axis=-1), corners[..., 2:].mean(axis=-1))
     ref = np.where(pips <= 3, diagonal, np.median(corners, axis=-1))
+    lighter = np.minimum(middles[..., :2].mean(axis=-1), middles[..., 2:].mean(axis=-1))
     with np.errstate(divide="ignore", invalid="ignore"):
         out: F64 = np.where((pips >= 2) & (ref > 0), centre / ref, np.nan)
+        sides: F64 = np.where((pips >= 2) & (ref > 0), lighter / ref, np.nan)
     level: F64 = np.where(pips == 1, centre, ref) / np.maximum(face, 1.0)
-    return out, level
+    return out, level, sides
 
 
 def _read_rest(
