@@ -239,6 +239,15 @@ def identify(
         tiles = _lattice_tiles(p, crop, threshold, tiles=tiles, width=width, spots=all_spots)
         if len(tiles) == before:
             break
+    # a thick tile near a tilted camera looks wider than the tiles read beside it: pips
+    # still unexplained are looked at on a lattice a tenth wider than the scene's, after the
+    # others (seed 88's 0006: a crosswise 5-5 ending a line, its halves' pips 23.5 px apart,
+    # the scene's width 20.8 and the 5-2 beside it read at 20.0; its outer pips lay 2 px, a
+    # tenth of a width, off both lattices. Looked at with the others, a wider place taking in
+    # more spots across a seam hid the right ones of seed 76's 0387)
+    tiles = _lattice_tiles(
+        p, crop, threshold, tiles=tiles, width=width, spots=all_spots, wider=True
+    )
     tiles = [t for t, off in zip(tiles, _across_two(tiles), strict=True) if not off]
     frames = [crop] if sharp is None else [sharp, crop]
     left = _unexplained(all_spots, tiles)
@@ -1893,17 +1902,19 @@ def _lattice_tiles(
     tiles: list[TileReading],
     width: float,
     spots: F64,
+    wider: bool = False,
 ) -> list[TileReading]:
     """``tiles`` plus tiles placed on the pips still unexplained. Every spot is tried at every
     place of the pip lattice (see :func:`_lattice_cost`) of a tile square to the tiles read,
     at the scene's width and at the width of the tile read nearest it (along and across
-    apart: a tile along a tilted camera's view is foreshortened along it). Places on face
-    whose lattice takes in the most spots, each within a tenth of a width of a pip place, and
-    no spot off it, are read like outline places; not those well into a tile read, nor those
-    overlapping a place whose lattice takes in more spots. A place is kept only clear of
-    every tile, with a tile or the table beyond each end (a place across the seam between two
-    tiles has their other halves beyond it), and leaving no unexplained spot beside it (two
-    tiles side by side read across leave their other halves' pips)."""
+    apart: a tile along a tilted camera's view is foreshortened along it; ``wider``: at a
+    tenth more than the scene's width instead, a look of its own after the others). Places
+    on face whose lattice takes in the most spots, each within a tenth of a width of a pip
+    place, and no spot off it, are read like outline places; not those well into a tile
+    read, nor those overlapping a place whose lattice takes in more spots. A place is kept
+    only clear of every tile, with a tile or the table beyond each end (a place across the
+    seam between two tiles has their other halves beyond it), and leaving no unexplained
+    spot beside it (two tiles side by side read across leave their other halves' pips)."""
     if not tiles:
         return tiles
     left = _unexplained(spots, tiles)
@@ -1928,6 +1939,8 @@ def _lattice_tiles(
     inner = np.abs(ga) < 0.9
     chosen: list[tuple[int, _Proposal]] = []  # (spots on its lattice, place)
     tried = sorted({round(width, 1), *np.round(widths_read[nearest], 1).tolist()})
+    if wider:
+        tried = [round(1.1 * width, 1)]
     # a tile along the view of a tilted camera is foreshortened along, not across
     scales = [(wa, wb) for wa in tried for wb in tried if 0.8 <= wa / wb <= 1.05]
     # the spots' own grid too, where it lies a few degrees off the tiles read (a line's one
