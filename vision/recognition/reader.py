@@ -239,14 +239,16 @@ def identify(
         tiles = _lattice_tiles(p, crop, threshold, tiles=tiles, width=width, spots=all_spots)
         if len(tiles) == before:
             break
-    # a thick tile near a tilted camera looks wider than the tiles read beside it: pips
-    # still unexplained are looked at on a lattice a tenth wider than the scene's, after the
-    # others (seed 88's 0006: a crosswise 5-5 ending a line, its halves' pips 23.5 px apart,
-    # the scene's width 20.8 and the 5-2 beside it read at 20.0; its outer pips lay 2 px, a
-    # tenth of a width, off both lattices. Looked at with the others, a wider place taking in
-    # more spots across a seam hid the right ones of seed 76's 0387)
+    # a thick tile near a tilted camera looks wider than the tiles read beside it, and blur
+    # or a thick tile's side can pull a pip off its place: pips still unexplained are looked
+    # at once more on a looser lattice (see _lattice_tiles). Seed 88's 0006: a crosswise 5-5
+    # ending a line, its halves' pips 23.5 px apart, the scene's width 20.8 and the 5-2
+    # beside it read at 20.0, its outer pips 2 px (a tenth of a width) off both lattices;
+    # seed 92's 0531: a 4-3 down a turn, a pip of its 3 0.12 of a width off its place. Looked
+    # at with the others, a looser place taking in more spots across a seam hides the right
+    # ones (seed 76's 0387: a short line without seams, read on its spots' own grid)
     tiles = _lattice_tiles(
-        p, crop, threshold, tiles=tiles, width=width, spots=all_spots, wider=True
+        p, crop, threshold, tiles=tiles, width=width, spots=all_spots, loose=True
     )
     tiles = [t for t, off in zip(tiles, _across_two(tiles), strict=True) if not off]
     frames = [crop] if sharp is None else [sharp, crop]
@@ -1888,6 +1890,10 @@ def _centred_on_pips(
 #: Where the pips of a tile can lie, in tile widths from its centre: along it (three rows per
 #: half, at its centre +-0.5 w and ``STANDARD_SPACING`` half-squares, 0.28 w, either side of
 #: it) and across it.
+#: the looser look of the pip lattice (see :func:`_lattice_tiles`): a width this many times the
+#: scene's is tried too, and a spot off its place by up to this much of a width is not off it
+LOOSE_WIDER = 1.1
+LOOSE_OFF_MAX = 0.15
 _LATTICE_ALONG = np.array([-0.78, -0.5, -0.22, 0.22, 0.5, 0.78])
 _LATTICE_ACROSS = np.array([-0.28, 0.0, 0.28])
 #: every standard layout as a mask of a half's 3x3 lattice places (see layouts.grid_masks)
@@ -1902,19 +1908,21 @@ def _lattice_tiles(
     tiles: list[TileReading],
     width: float,
     spots: F64,
-    wider: bool = False,
+    loose: bool = False,
 ) -> list[TileReading]:
     """``tiles`` plus tiles placed on the pips still unexplained. Every spot is tried at every
     place of the pip lattice (see :func:`_lattice_cost`) of a tile square to the tiles read,
     at the scene's width and at the width of the tile read nearest it (along and across
-    apart: a tile along a tilted camera's view is foreshortened along it; ``wider``: at a
-    tenth more than the scene's width instead, a look of its own after the others). Places
-    on face whose lattice takes in the most spots, each within a tenth of a width of a pip
-    place, and no spot off it, are read like outline places; not those well into a tile
-    read, nor those overlapping a place whose lattice takes in more spots. A place is kept
-    only clear of every tile, with a tile or the table beyond each end (a place across the
-    seam between two tiles has their other halves beyond it), and leaving no unexplained
-    spot beside it (two tiles side by side read across leave their other halves' pips)."""
+    apart: a tile along a tilted camera's view is foreshortened along it). Places on face
+    whose lattice takes in the most spots, each within a tenth of a width of a pip place,
+    and no spot off it, are read like outline places (``loose``, a look after the others at
+    what they left: at ``LOOSE_WIDER`` times the scene's width too, and a spot off its place
+    by up to ``LOOSE_OFF_MAX`` of a width is neither taken in nor off it); not those well
+    into a tile read, nor those overlapping a place whose lattice takes in more spots. A
+    place is kept only clear of every tile, with a tile or the table beyond each end (a
+    place across the seam between two tiles has their other halves beyond it), and leaving
+    no unexplained spot beside it (two tiles side by side read across leave their other
+    halves' pips)."""
     if not tiles:
         return tiles
     left = _unexplained(spots, tiles)
@@ -1939,8 +1947,8 @@ def _lattice_tiles(
     inner = np.abs(ga) < 0.9
     chosen: list[tuple[int, _Proposal]] = []  # (spots on its lattice, place)
     tried = sorted({round(width, 1), *np.round(widths_read[nearest], 1).tolist()})
-    if wider:
-        tried = [round(1.1 * width, 1)]
+    if loose:
+        tried = sorted({*tried, round(LOOSE_WIDER * width, 1)})
     # a tile along the view of a tilted camera is foreshortened along, not across
     scales = [(wa, wb) for wa in tried for wb in tried if 0.8 <= wa / wb <= 1.05]
     # the spots' own grid too, where it lies a few degrees off the tiles read (a line's one
@@ -1961,9 +1969,10 @@ def _lattice_tiles(
         ia = np.abs(a[..., None] - _LATTICE_ALONG).argmin(axis=-1)
         ib = np.abs(b[..., None] - _LATTICE_ACROSS).argmin(axis=-1)
         da, db = a - _LATTICE_ALONG[ia], b - _LATTICE_ACROSS[ib]
-        fits = inside & (da**2 + db**2 <= 0.01)
+        off = da**2 + db**2
+        fits = inside & (off <= 0.01)
         n_fit = fits.sum(axis=1)
-        bad = (inside & ~fits).sum(axis=1)
+        bad = (inside & (off > (LOOSE_OFF_MAX**2 if loose else 0.01))).sum(axis=1)
         # of places taking in as many spots, those where the spots lie in each half as a
         # standard layout come first (the two pips of a 1-1 fit places a pip column aside
         # too, a place apart from one another: seed 71's 0243)
