@@ -1887,13 +1887,13 @@ def _centred_on_pips(
     return dataclasses.replace(pr, center=center)
 
 
-#: Where the pips of a tile can lie, in tile widths from its centre: along it (three rows per
-#: half, at its centre +-0.5 w and ``STANDARD_SPACING`` half-squares, 0.28 w, either side of
-#: it) and across it.
 #: the looser look of the pip lattice (see :func:`_lattice_tiles`): a width this many times the
 #: scene's is tried too, and a spot off its place by up to this much of a width is not off it
 LOOSE_WIDER = 1.1
 LOOSE_OFF_MAX = 0.15
+#: Where the pips of a tile can lie, in tile widths from its centre: along it (three rows per
+#: half, at its centre +-0.5 w and ``STANDARD_SPACING`` half-squares, 0.28 w, either side of
+#: it) and across it.
 _LATTICE_ALONG = np.array([-0.78, -0.5, -0.22, 0.22, 0.5, 0.78])
 _LATTICE_ACROSS = np.array([-0.28, 0.0, 0.28])
 #: every standard layout as a mask of a half's 3x3 lattice places (see layouts.grid_masks)
