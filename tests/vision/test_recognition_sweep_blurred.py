@@ -674,9 +674,9 @@ def test_a_tile_refused_where_it_was_placed_is_read_a_few_pixels_along_its_axis(
 def test_a_six_read_as_an_eight_in_the_sharpened_frame_is_refused_and_read_again() -> None:
     """Black pips on cream, slate, 720p, blur 1.0, JPEG 75 (seed 89's 0370, held out this
     session): a crosswise 6-6 between two 6 halves, read "8-6" at 0.62 by a look at the
-    deconvolved frame sharpened (the one misread of seeds 88-93). An 8's four middles of the sides
-    are pips; in the frame as it was the pair this 6 lacks is face. Refused, the double is
-    read where it lies by its dark peaks, 6-6."""
+    deconvolved frame sharpened (the one misread of seeds 88-93). An 8's four middles of
+    the sides are pips; in the frame as it was the pair this 6 lacks is face. Refused, the
+    double is read where it lies by its dark peaks, 6-6."""
     assert sweep_misses(370, seed=89) == ([], 0)
 
 

@@ -1947,6 +1947,8 @@ def _lattice_tiles(
     inner = np.abs(ga) < 0.9
     chosen: list[tuple[int, _Proposal]] = []  # (spots on its lattice, place)
     tried = sorted({round(width, 1), *np.round(widths_read[nearest], 1).tolist()})
+    fit = 0.01  # a spot within a tenth of a width of a pip place (squared) is taken in
+    off_max = LOOSE_OFF_MAX**2 if loose else fit  # and one further is off the place
     if loose:
         tried = sorted({*tried, round(LOOSE_WIDER * width, 1)})
     # a tile along the view of a tilted camera is foreshortened along, not across
@@ -1970,9 +1972,9 @@ def _lattice_tiles(
         ib = np.abs(b[..., None] - _LATTICE_ACROSS).argmin(axis=-1)
         da, db = a - _LATTICE_ALONG[ia], b - _LATTICE_ACROSS[ib]
         off = da**2 + db**2
-        fits = inside & (off <= 0.01)
+        fits = inside & (off <= fit)
         n_fit = fits.sum(axis=1)
-        bad = (inside & (off > (LOOSE_OFF_MAX**2 if loose else 0.01))).sum(axis=1)
+        bad = (inside & (off > off_max)).sum(axis=1)
         # of places taking in as many spots, those where the spots lie in each half as a
         # standard layout come first (the two pips of a 1-1 fit places a pip column aside
         # too, a place apart from one another: seed 71's 0243)
