@@ -707,3 +707,14 @@ def test_a_crosswise_five_five_at_blur_one_and_a_half_is_read() -> None:
     strict xfail from session 16 to 18). The pip lattice's looser look after the others,
     where a spot a little off its place does not refuse the place, reads it again."""
     assert sweep_misses(104, seed=44) == ([], 0)
+
+
+def test_a_half_slid_off_a_line_onto_the_table_is_no_half() -> None:
+    """Ivory on green, 720p, blur 1.5 (seed 97's 0429, held out): a 4-0, a 0-0 laid down
+    the turn after it and a 0-5 make four blank squares in an L, which the outline stage
+    pairs the wrong way, and the look either side of the seam then slides one pair half
+    off the line: its outer half lies over the dark rim the deconvolved frame draws round
+    the tiles and the table beyond, whose dark spots read as a 9 ("0-9" at 0.45, starting a
+    chain of three tiles read across their seams). A half needs to be face; the place is
+    no tile, and the 0-0, 0-5 and 5-5 are read where they lie."""
+    assert sweep_misses(429, seed=97) == ([], 0)

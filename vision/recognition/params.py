@@ -198,6 +198,14 @@ class RecognitionParams:
     face_inset_rel: float = 0.22
     #: Largest fraction of face samples that may be dark and not a pip or the bar.
     face_max_dirt: float = 0.12
+    #: A tile read at a place found without its bar (the outline, the pip lattice, a look
+    #: either side of a seam) needs at least this share of a 5x5 grid over each half (0.4 of
+    #: a width either way of its centre) brighter than the face threshold: a half over the
+    #: table is none, whatever dark spots it holds (halves read right on synthetic double-nine
+    #: scenes, pips 4 px or blur 2: at least 0.6, a 9's pips on the grid; ddd-dev's photos:
+    #: 0.44; seed 97's 0429, a "9" on the dark rim a deconvolved frame draws round a line and
+    #: the table beyond it: 0.16).
+    half_face_min: float = 0.3
     #: RMS error (in half-widths) of the pips against the fitted standard layout at which
     #: the layout factor of the confidence halves.
     layout_rms_soft: float = 0.12
@@ -251,6 +259,8 @@ class RecognitionParams:
             problems.append("need 0 < pip_min_area_rel < pip_max_area_rel < 0.5")
         if not 0 < self.pip_min_fill <= 1:
             problems.append("pip_min_fill must be in (0, 1]")
+        if not 0 <= self.half_face_min <= 1:
+            problems.append("half_face_min must be in [0, 1]")
         if not 1 <= self.max_pips <= 12:
             problems.append("max_pips must be in 1..12")
         if not 3 <= self.face_samples <= 31:

@@ -349,7 +349,9 @@ def _lone_faces(
                 for frame in frames:
                     part = frame[by0:by1, bx0:bx1]
                     labels, blobs = _dark_regions(p, part, level, half_dark=True)
-                    read = _read_places(p, part, labels, blobs, [place], width=size)
+                    read = _read_places(
+                        p, part, labels, blobs, [place], threshold=level, width=size
+                    )
                     if read:
                         tile = _shifted(max(read, key=lambda t: t.confidence), bx0, by0)
                         out.append(tile)  # and its face taken, for the next level and box
@@ -525,7 +527,7 @@ def _nudged_readings(
         places = [_pose_proposal(pose, 0.0, 0.0, width) for pose in poses]
         got = [
             r
-            for r in _read_places(p, crop, labels, blobs, places, width=width)
+            for r in _read_places(p, crop, labels, blobs, places, threshold=threshold, width=width)
             if r.confidence >= p.upscale_min_confidence
             and not _clashes(p, r, kept + found)
             and _centres_seen(p, crop, [*kept, r])[-1]
@@ -995,7 +997,9 @@ def _outline_tiles(
         # tiles side by side): where nothing fits, the faces with their holes filled
         poses = fit() or fit(closed=False)
         proposals += [_pose_proposal(pose, bx0, by0, width, aspect) for pose in poses]
-    return _read_places(p, crop, labels, blobs, proposals, width=width, lattice=True)
+    return _read_places(
+        p, crop, labels, blobs, proposals, threshold=threshold, width=width, lattice=True
+    )
 
 
 #: the squares looked at beyond each end of a tile (see :func:`_lone_ends`): the square itself,
@@ -1464,7 +1468,16 @@ def _unstraddled_once(
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
     turns = {
         i: _round_turn(
-            p, crop, face, labels, blobs, tiles=tiles, i=i, end=int(table[i, 1]), width=width
+            p,
+            crop,
+            face,
+            labels,
+            blobs,
+            threshold=threshold,
+            tiles=tiles,
+            i=i,
+            end=int(table[i, 1]),
+            width=width,
         )
         for i in np.flatnonzero(turn).tolist()
     }
@@ -1491,7 +1504,7 @@ def _unstraddled_once(
         (ux, uy), (cx, cy), shifts = axis, t.center, (-width, width)
         poses = [TilePose((cx + s * ux, cy + s * uy), (ux, uy), 0.0) for s in shifts]
         places = [_pose_proposal(pose, 0.0, 0.0, width) for pose in poses]
-        return _read_places(p, crop, labels, blobs, places, width=width)
+        return _read_places(p, crop, labels, blobs, places, threshold=threshold, width=width)
 
     def clear(got: list[TileReading]) -> list[TileReading]:
         """The tiles of ``got`` that clash with no tile kept."""
@@ -1548,6 +1561,7 @@ def _round_turn(
     labels: I32,
     blobs: _Blobs,
     *,
+    threshold: int,
     tiles: list[TileReading],
     i: int,
     end: int,
@@ -1587,7 +1601,7 @@ def _round_turn(
         TilePose(tuple(np.array(t.center) - width * step), axis, 0.0),
     ]
     places = [_pose_proposal(q, 0.0, 0.0, width) for q in poses]
-    got = _read_places(p, crop, labels, blobs, places, width=width)
+    got = _read_places(p, crop, labels, blobs, places, threshold=threshold, width=width)
     if len(got) != 2 or any(_clashes(p, k, others) for k in got):
         return []
     return got
@@ -1623,12 +1637,14 @@ def _read_places(
     blobs: _Blobs,
     proposals: list[_Proposal],
     *,
+    threshold: int,
     width: float,
     lattice: bool = False,
 ) -> list[TileReading]:
     """The confident tiles at places found without their bar (``proposals``): each centred on
     its pips (``lattice``: see :func:`_centred_on_pips`) and labelled, or where blur joined
-    or lost pips, read as dark peaks."""
+    or lost pips, read as dark peaks; each half on face at ``threshold`` (see
+    :func:`_on_face`)."""
     if not proposals:
         return []
     pip_ids = _pip_candidates(p, blobs, width)
@@ -1655,7 +1671,23 @@ def _read_places(
         if tile is not None and tile.confidence >= p.upscale_min_confidence:
             read.append(tile)
     # a face without a pip may be a tile lying face down: a double blank only with its bar
-    return [t for t in read if _pips(t) > 0 or _bar_seen(p, crop, t)]
+    read = [t for t in read if _pips(t) > 0 or _bar_seen(p, crop, t)]
+    return [t for t in read if _on_face(p, crop, threshold, t)]
+
+
+def _on_face(p: RecognitionParams, crop: U8, threshold: int, t: TileReading) -> bool:
+    """Is each half of ``t`` face (``half_face_min``)? A place found without its bar can be
+    slid off the tiles (a look either side of a seam, at a line's end), and dark spots on the
+    table beyond read as pips (seed 97's 0429: a "0-9" over a blank half and the dark rim a
+    deconvolved frame draws round the line, read across the seam beside it)."""
+    axis = _half_axis(t)
+    if axis is None:
+        return False
+    u, side = np.array(axis), 0.4 * _tile_width(t)
+    return all(
+        _face_share(crop, threshold, np.array(h.center), u, side) >= p.half_face_min
+        for h in t.halves
+    )
 
 
 def _pips(t: TileReading) -> int:
@@ -2014,7 +2046,9 @@ def _lattice_tiles(
     read: list[TileReading] = []
     for w in tried:
         mine = [q for q in places if q.width == w]
-        read += _read_places(p, crop, labels, blobs, mine, width=w) if mine else []
+        read += (
+            _read_places(p, crop, labels, blobs, mine, threshold=threshold, width=w) if mine else []
+        )
     found = [
         t
         for t in read
