@@ -718,3 +718,21 @@ def test_a_half_slid_off_a_line_onto_the_table_is_no_half() -> None:
     chain of three tiles read across their seams). A half needs to be face; the place is
     no tile, and the 0-0, 0-5 and 5-5 are read where they lie."""
     assert sweep_misses(429, seed=97) == ([], 0)
+
+
+def test_a_blank_half_read_small_inside_its_tile_is_read_again_at_the_scenes_width() -> None:
+    """Ivory 10 mm thick on green, 720p, blur 1.5, camera tilted 11 degrees (seed 101's
+    0541, held out): a 2-0 near the camera, 23.5 px wide in a scene of 21.75, read "0-0" at
+    17.5 px in the deconvolved frame, its 2's pips just beyond its end and its side, where
+    they were left unexplained. A tile with a blank half read that small, pips left beside
+    it, is read again at the scene's width and centred on its pips: a 2-0."""
+    assert sweep_misses(541, seed=101) == ([], 0)
+
+
+def test_a_three_losing_its_middle_pip_to_blur_keeps_its_deconvolved_reading() -> None:
+    """Ivory 6 mm thick on green, 720p, blur 1.5, noise 4.6 (seed 102's 0526, held out): a
+    3-3 read right in the deconvolved frame at 0.46, and "2-2" at 0.48 in the frame as it
+    was, whose blur took the 3s' middle pips. The surer reading replaced it, and was
+    refused at the end (its 2s' centres dark), leaving nothing. A rival must have its
+    halves' centres as its counts say in the frame as it was: the 3-3 stays."""
+    assert sweep_misses(526, seed=102) == ([], 0)

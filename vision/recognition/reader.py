@@ -192,7 +192,7 @@ def identify(
             if tiles is plain:
                 tiles += [t for t in clear if _pips(t) > 0] + blanks
             else:
-                tiles = _surer(p, tiles, plain, width)
+                tiles = _surer(p, tiles, plain, width, seen=crop)
                 tiles += _joining(p, sharp, threshold, tiles, plain) + blanks
         elif len(_unexplained(np.vstack([first[2], again[2]]), tiles)) >= 2:
             # pips left unread deconvolved: the tiles the frame as it was reads there join
@@ -200,7 +200,7 @@ def identify(
             plain, _ = _read_rest(p, crop, threshold, first)
             spots = np.vstack([first[2], again[2]])
             tiles = _swapped(p, tiles, plain, spots, width)
-            tiles = _surer(p, tiles, plain, width)
+            tiles = _surer(p, tiles, plain, width, seen=crop)
             tiles += _joining(p, sharp, threshold, tiles, plain)
             spare = plain
         elif room := _room_left(p, crop, threshold, tiles, width):
@@ -254,6 +254,9 @@ def identify(
     frames = [crop] if sharp is None else [sharp, crop]
     left = _unexplained(all_spots, tiles)
     if left.shape[0] and width > 0:
+        tiles = _regrown(p, frames, threshold, tiles=tiles, spots=left, width=width)
+        left = _unexplained(all_spots, tiles)
+    if left.shape[0] and width > 0:
         tiles += _lone_faces(p, frames, threshold, tiles=tiles, spots=left, width=width)
     # below this size pips are under three pixels: what looks like a tile is print or pips
     seen = _centres_seen(p, crop, tiles)
@@ -304,6 +307,55 @@ def _across_two(tiles: list[TileReading]) -> list[bool]:
 #: the tile width read on a face standing alone, as a share of its outline's shorter side
 #: (the rims and the visible sides of thick tiles widen it)
 LONE_FACE_WIDTH_REL = 0.95
+
+
+#: a tile with a blank half read this much narrower than the scene's tiles, with pips left
+#: beside it, is read again at the scene's width (see :func:`_regrown`)
+REGROW_BELOW = 0.9
+
+
+def _regrown(
+    p: RecognitionParams,
+    frames: list[U8],
+    threshold: int,
+    *,
+    tiles: list[TileReading],
+    spots: F64,
+    width: float,
+) -> list[TileReading]:
+    """``tiles`` with each tile that has a blank half, is read under ``REGROW_BELOW`` of
+    the scene's ``width`` and leaves some of ``spots`` (pips no tile explains) just beyond
+    its sides or ends, read again at its centre and axis at the scene's width, in the first
+    of ``frames`` that reads it: the reading there replaces it where it explains more of
+    ``spots`` and clashes with no other tile. A blank half has no pip to check it by, and
+    a tile read small inside a bigger one can leave that one's pips just outside it (seed
+    101's 0541: a 2-0 near a tilted camera, 10 mm thick, 23.5 px wide in a scene of 21.75,
+    read "0-0" at 17.5 px in the deconvolved frame, its 2's pips just beyond its end and
+    side; read again at the scene's width, centred on its pips, it reads 2-0)."""
+    out = list(tiles)
+    for t in tiles:
+        if 0 not in t.pips or _tile_width(t) >= REGROW_BELOW * width:
+            continue
+        near = _inside(spots, t, across=0.7, along=0.7)
+        axis = _half_axis(t)
+        if not near.any() or axis is None:
+            continue
+        rest = [k for k in out if k is not t]
+        place = _pose_proposal(TilePose(t.center, axis, 0.0), 0.0, 0.0, width)
+        for frame in frames:
+            labels, blobs = _dark_regions(p, frame, threshold, half_dark=True)
+            got = [
+                r
+                for r in _read_places(
+                    p, frame, labels, blobs, [place], threshold=threshold, width=width
+                )
+                if not _clashes(p, r, rest)
+                and _unexplained(spots, [r]).shape[0] < spots.shape[0] - int(near.sum()) + 1
+            ]
+            if got:
+                out = [*rest, max(got, key=lambda r: r.confidence)]
+                break
+    return out
 
 
 def _lone_faces(
@@ -1109,7 +1161,12 @@ def _swapped(
 
 
 def _surer(
-    p: RecognitionParams, tiles: list[TileReading], plain: list[TileReading], width: float
+    p: RecognitionParams,
+    tiles: list[TileReading],
+    plain: list[TileReading],
+    width: float,
+    *,
+    seen: U8 | None = None,
 ) -> list[TileReading]:
     """``tiles`` (read deconvolved) with each tile replaced by a tile of ``plain`` (the
     frame as it was) read at the same place (both halves' centres within
@@ -1119,7 +1176,11 @@ def _surer(
     4-2 at 0.39 deconvolved, 2-2 at 0.57 as it was). Blur can hide a lone pip, and a blank
     half's confidence says nothing of pips (seed 5's 0553: a 1-0 read 0-0 at 1.0 as it
     was), hence no more blank halves; a tile read at another scale is no reading of this
-    one (seed 19's 0202: a 0-0 at 14.5 px over a 6-0 at 23 px)."""
+    one (seed 19's 0202: a 0-0 at 14.5 px over a 6-0 at 23 px). ``seen``: the frame as it
+    was, where a rival must have its halves' centres as its counts say (see
+    :func:`_centres_seen`): blur can take a 3's middle pip from the frame as it was, and the
+    "2" it leaves, surer by a little, is refused at the end, the tile it replaced with it
+    (seed 102's 0526: a 3-3 read at 0.46 deconvolved, "2-2" at 0.48 as it was)."""
     out = []
     for t in tiles:
         rivals = [
@@ -1131,6 +1192,8 @@ def _surer(
             and abs(_tile_width(o) / _tile_width(t) - 1) <= p.width_tolerance_rel
             and _same_place(o, t, p.same_place_max_rel * width)
         ]
+        if seen is not None:
+            rivals = [o for o, ok in zip(rivals, _centres_seen(p, seen, rivals), strict=True) if ok]
         out.append(max(rivals, key=lambda o: o.confidence) if rivals else t)
     return out
 
