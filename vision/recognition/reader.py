@@ -326,12 +326,13 @@ def _regrown(
     """``tiles`` with each tile that has a blank half, is read under ``REGROW_BELOW`` of
     the scene's ``width`` and leaves some of ``spots`` (pips no tile explains) just beyond
     its sides or ends, read again at its centre and axis at the scene's width, in the first
-    of ``frames`` that reads it: the reading there replaces it where it explains more of
-    ``spots`` and clashes with no other tile. A blank half has no pip to check it by, and
-    a tile read small inside a bigger one can leave that one's pips just outside it (seed
-    101's 0541: a 2-0 near a tilted camera, 10 mm thick, 23.5 px wide in a scene of 21.75,
-    read "0-0" at 17.5 px in the deconvolved frame, its 2's pips just beyond its end and
-    side; read again at the scene's width, centred on its pips, it reads 2-0)."""
+    of ``frames`` that reads it: the reading there replaces it where it explains as many of
+    ``spots`` as lie beside it (the tile explains none) and clashes with no other tile. A
+    blank half has no pip to check it by, and a tile read small inside a bigger one can
+    leave that one's pips just outside it (seed 101's 0541: a 2-0 near a tilted camera,
+    10 mm thick, 23.5 px wide in a scene of 21.75, read "0-0" at 17.5 px in the deconvolved
+    frame, its 2's pips just beyond its end and side; read again at the scene's width,
+    centred on its pips, it reads 2-0)."""
     out = list(tiles)
     for t in tiles:
         if 0 not in t.pips or _tile_width(t) >= REGROW_BELOW * width:
@@ -342,6 +343,7 @@ def _regrown(
             continue
         rest = [k for k in out if k is not t]
         place = _pose_proposal(TilePose(t.center, axis, 0.0), 0.0, 0.0, width)
+        beside = int(near.sum())
         for frame in frames:
             labels, blobs = _dark_regions(p, frame, threshold, half_dark=True)
             got = [
@@ -350,7 +352,7 @@ def _regrown(
                     p, frame, labels, blobs, [place], threshold=threshold, width=width
                 )
                 if not _clashes(p, r, rest)
-                and _unexplained(spots, [r]).shape[0] < spots.shape[0] - int(near.sum()) + 1
+                and spots.shape[0] - _unexplained(spots, [r]).shape[0] >= beside
             ]
             if got:
                 out = [*rest, max(got, key=lambda r: r.confidence)]
