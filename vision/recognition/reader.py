@@ -67,6 +67,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.calibration import detect_markers
 from vision.errors import InvalidImageError
 from vision.recognition import deblur
 from vision.recognition.layouts import (
@@ -1903,7 +1904,39 @@ def _peak_tile(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | N
             continue
         if scale == 1.0 or _centres_seen(p, crop, [found])[0]:
             best = found
+    least = min(p.upscale_min_confidence, p.carve_min_confidence)  # what its callers keep
+    if best is not None and best.confidence >= least and _on_marker(crop, best):
+        return None
     return best
+
+
+#: how far round a tile a calibration marker is looked for (see :func:`_on_marker`), in tile
+#: widths either way of its centre: a table's markers are two to four tiles wide
+MARKER_REACH = 5.0
+
+
+def _on_marker(crop: U8, t: TileReading) -> bool:
+    """Whether ``t``'s centre lies on an ArUco marker of the table's default dictionary (see
+    :func:`vision.calibration.detect_markers`), or within a quarter of its width of one,
+    looked for in a window ``MARKER_REACH`` widths round it. With no table file the markers
+    at the table's corners are in view, and as dark peaks their cells and black border, with
+    the table beyond, read like pips on a face (seed 102's 0031: a "0-6" over a white cell,
+    the border and the table). Marker codes are made to be told apart from anything else,
+    so a tile beside one is never taken for it; the look costs about a millisecond and is
+    made only for a tile read as dark peaks, a few per blurred scene."""
+    width = _tile_width(t)
+    reach = MARKER_REACH * width
+    cx, cy = t.center
+    hh, ww = crop.shape
+    x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
+    x1, y1 = min(ww, int(cx + reach) + 1), min(hh, int(cy + reach) + 1)
+    if x1 - x0 < width or y1 - y0 < width:
+        return False
+    for marker in detect_markers(crop[y0:y1, x0:x1], expected=1):
+        quad = np.array(marker.corners, dtype=np.float32)
+        if cv2.pointPolygonTest(quad, (cx - x0, cy - y0), True) >= -0.25 * width:
+            return True
+    return False
 
 
 def _peaks_at(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | None:
