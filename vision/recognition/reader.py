@@ -191,6 +191,13 @@ def identify(
             # can overlap it by more than a tile read twice would (seed 75's 0257)
             blanks = _blanks_seen(p, [t for t in other if not _overlaps(p, t, tiles)], crop, sharp)
             if tiles is plain:
+                # a tile read across two that the deconvolved frame reads, leaving fewer pips
+                # unexplained there, gives way to them (seed 109's 0538: a "0-1" over a
+                # crosswise 1-1's middle and the 1 of the 6-1 beside it, its 6 left)
+                # (read by outlines alone, the frame as it was has no width of its own)
+                scale = width or float(np.median([_tile_width(t) for t in tiles] or [0.0]))
+                tiles = _swapped(p, tiles, deblurred, spots, scale, across_two=True)
+                clear = [t for t in other if not _clashes(p, t, tiles)]
                 tiles += [t for t in clear if _pips(t) > 0] + blanks
             else:
                 tiles = _surer(p, tiles, plain, width, seen=crop)
@@ -1141,12 +1148,17 @@ def _swapped(
     other: list[TileReading],
     spots: F64,
     width: float,
+    *,
+    across_two: bool = False,
 ) -> list[TileReading]:
     """``tiles`` with each tile that tiles of ``other`` (another reading of the frame)
     overlap replaced by them where they clash with no other tile and leave fewer of
     ``spots`` unexplained: the choice between two readings made place by place (seed 20's
     0540: deconvolved, the blank halves of a 2-0 and a 0-3 end to end read as a 0-0 across
-    their seam, and the 2 and the 3 left; the frame as it was reads both tiles)."""
+    their seam, and the 2 and the 3 left; the frame as it was reads both tiles).
+    ``across_two``: only a tile that two or more of ``other`` overlap is replaced (a tile
+    read across a seam; where ``other`` is the deconvolved frame's reading, one tile for
+    one could count its face's grain as pips: seed 21's 0347)."""
     out = list(tiles)
     for t in tiles:
         rest = [k for k in out if k is not t]
@@ -1158,7 +1170,9 @@ def _swapped(
             if _clash(p, o, t, width, p.look_overlap_max_rel) and not _clashes(p, o, rest)
         ]
         rivals = _add_missing(p, [], rivals, width)
-        if rivals and len(_unexplained(spots, rest + rivals)) < len(_unexplained(spots, out)):
+        if len(rivals) < (2 if across_two else 1):
+            continue
+        if len(_unexplained(spots, rest + rivals)) < len(_unexplained(spots, out)):
             out = rest + rivals
     return out
 
@@ -2159,9 +2173,10 @@ def _lattice_tiles(
     added = _add_missing(p, [], found, width)
     # two tiles side by side read across (a half of each, their seam for a bar) leave the
     # other halves' pips beside it unexplained: a tile placed so must leave none near it
+    # (within three quarters of a width of its axis, out to a tile's length beyond its ends)
     while added:
         rest = _unexplained(left, tiles + added)
-        near = [bool(_inside(rest, t, across=1.0, along=0.75).any()) for t in added]
+        near = [bool(_inside(rest, t, across=0.75, along=1.0).any()) for t in added]
         if not any(near):
             break
         added = [t for t, n in zip(added, near, strict=True) if not n]
@@ -2352,13 +2367,13 @@ def _in_tiles(
 ) -> npt.NDArray[np.bool_]:
     """``(P, T)``: whether each point of ``xy`` (rows x, y) lies in each tile, at most
     ``across`` tile widths and ``along`` tile lengths from its centre (0.5 is its edge)."""
-    poly = np.array([t.corners for t in tiles], dtype=np.float64)  # (T, 4, 2)
+    poly = np.array([t.corners for t in tiles], dtype=np.float64)  # (T, 4, 2), as _corners
     c = poly.mean(axis=1)
-    u = (poly[:, 1] + poly[:, 2] - poly[:, 0] - poly[:, 3]) / 2  # across each tile
-    v = (poly[:, 2] + poly[:, 3] - poly[:, 0] - poly[:, 1]) / 2  # along each tile
+    u = (poly[:, 1] + poly[:, 2] - poly[:, 0] - poly[:, 3]) / 2  # each tile's length
+    v = (poly[:, 2] + poly[:, 3] - poly[:, 0] - poly[:, 1]) / 2  # each tile's width
     a = np.abs(xy @ u.T - (c * u).sum(axis=1)) / np.maximum((u * u).sum(axis=1), 1e-9)
     b = np.abs(xy @ v.T - (c * v).sum(axis=1)) / np.maximum((v * v).sum(axis=1), 1e-9)
-    out: npt.NDArray[np.bool_] = (a <= across) & (b <= along)
+    out: npt.NDArray[np.bool_] = (a <= along) & (b <= across)
     return out
 
 
