@@ -185,16 +185,15 @@ def identify(
             # double blank explains no pip: the count is blind to it)
             other = deblurred if tiles is plain else plain
             spare = other
-            clear = [t for t in other if not _clashes(p, t, tiles)]
             # a double blank with its bar seen in both frames need only be no tile kept
             # (``overlap_max_rel``): a neighbour read deconvolved a few degrees off its line
             # can overlap it by more than a tile read twice would (seed 75's 0257)
             blanks = _blanks_seen(p, [t for t in other if not _overlaps(p, t, tiles)], crop, sharp)
             if tiles is plain:
-                # a tile read across two that the deconvolved frame reads, leaving fewer pips
-                # unexplained there, gives way to them (seed 109's 0538: a "0-1" over a
-                # crosswise 1-1's middle and the 1 of the 6-1 beside it, its 6 left)
-                # (read by outlines alone, the frame as it was has no width of its own)
+                # first, a tile read across two that the deconvolved frame reads, leaving
+                # fewer pips unexplained there, gives way to them (seed 109's 0538: a "0-1"
+                # over a crosswise 1-1's middle and the 1 of the 6-1 beside it, its 6 left).
+                # Read by outlines alone, the frame as it was has no width of its own.
                 scale = width or float(np.median([_tile_width(t) for t in tiles] or [0.0]))
                 tiles = _swapped(p, tiles, deblurred, spots, scale, across_two=True)
                 clear = [t for t in other if not _clashes(p, t, tiles)]
@@ -1900,7 +1899,8 @@ def _peak_tile(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | N
     marks that are no pips. Where it reads under ``upscale_min_confidence``, it is read at
     ``PEAK_SCALES`` too; a tile read at another scale must have its halves' centres as its
     counts say (see :func:`_centres_seen`): a 5 read at too small a scale is a 2 (its
-    diagonal), and taking the place, keeps the tile it is from out."""
+    diagonal), and taking the place, keeps the tile it is from out. A tile its callers would
+    keep is ``None`` too where it lies on a calibration marker (see :func:`_on_marker`)."""
     ux, uy = pr.along
     best: TileReading | None = None
     for scale in (1.0, *PEAK_SCALES):
