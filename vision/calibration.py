@@ -473,7 +473,15 @@ def _detect(grey: Any, dictionary: str, scale: int) -> dict[int, MarkerDetection
     # refinement with corners twice as accurate (AprilTag refinement lost markers)
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_CONTOUR
     detector = cv2.aruco.ArucoDetector(_dictionary(dictionary), params)
-    corners, ids, _rejected = detector.detectMarkers(grey)
+    try:
+        corners, ids, _rejected = detector.detectMarkers(grey)
+    except cv2.error as exc:
+        # OpenCV's contour refinement asserts on some candidates (a few pixels of contour
+        # on a corner: "nContours.size() >= 2"); the corners as found are a pixel worse
+        log.info("marker corner refinement failed (%s); corners unrefined", exc.err)
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+        detector = cv2.aruco.ArucoDetector(_dictionary(dictionary), params)
+        corners, ids, _rejected = detector.detectMarkers(grey)
     found: dict[int, MarkerDetection] = {}
     id_list = [] if ids is None else [int(v) for v in np.asarray(ids).reshape(-1)]
     for c, mid in zip(corners, id_list, strict=True):

@@ -366,3 +366,12 @@ def test_no_tile_is_read_on_a_calibration_marker() -> None:
     columns of dark peaks, a "6" (a false 0-6 at 0.46). A tile read as dark peaks where a
     marker of the table's dictionary lies is no tile."""
     assert sweep_misses(31, seed=102) == ([], 0)
+
+
+def test_a_marker_look_that_trips_opencv_s_corner_refinement_is_no_crash() -> None:
+    """Seed 61's 0117 (re-read in session 21): the look for a marker round a tile read as
+    dark peaks (see the test above) met a candidate on which OpenCV's contour refinement
+    asserts ("nContours.size() >= 2") and identify raised. The markers are found again
+    without refinement, and what decodes there by chance, a few pixels across, is no
+    marker: the scene reads whole."""
+    assert sweep_misses(117, seed=61) == ([], 0)
