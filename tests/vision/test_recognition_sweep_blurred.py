@@ -738,12 +738,12 @@ def test_a_three_losing_its_middle_pip_to_blur_keeps_its_deconvolved_reading() -
     assert sweep_misses(526, seed=102) == ([], 0)
 
 
-def test_a_tile_read_deconvolved_across_two_gives_way_to_the_two_read_as_it_was() -> None:
+def test_a_tile_read_as_it_was_across_two_gives_way_to_the_two_read_deconvolved() -> None:
     """White tiles on slate, 720p, blur 1.5, bright light (seed 109's 0538, held out): no bar
-    comes back deconvolved, so the outline stage places every tile at the widths its guesses
-    give, and the one reading most tiles wins. At that width a "0-1" lay over a crosswise
-    1-1's middle and the 1 of the 6-1 beside it (0.54), its 6 left; the frame as it was
-    reads the 1-1 and the 6-1. The deconvolved reading left fewer pips unexplained overall
-    and won, and its tiles kept their places. The two readings are now chosen between place
-    by place too (fewer pips left unexplained), as where a bar did come back."""
+    comes back deconvolved, so both frames are read and the one leaving fewer pips
+    unexplained wins: the frame as it was, whose outline stage, at the width reading most
+    tiles, laid a "0-1" over a crosswise 1-1's middle and the 1 of the 6-1 beside it (0.54),
+    its 6 left. The deconvolved reading has the 1-1 and the 6-1, which clashed with it and
+    were lost. A tile of the winning reading that two of the other overlap, leaving fewer
+    pips unexplained, now gives way to them."""
     assert sweep_misses(538, seed=109) == ([], 0)

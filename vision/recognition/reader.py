@@ -341,6 +341,7 @@ def _regrown(
     frame, its 2's pips just beyond its end and side; read again at the scene's width,
     centred on its pips, it reads 2-0)."""
     out = list(tiles)
+    regions: dict[int, tuple[I32, _Blobs]] = {}  # per frame, made where first needed
     for t in tiles:
         if 0 not in t.pips or _tile_width(t) >= REGROW_BELOW * width:
             continue
@@ -351,8 +352,10 @@ def _regrown(
         rest = [k for k in out if k is not t]
         place = _pose_proposal(TilePose(t.center, axis, 0.0), 0.0, 0.0, width)
         beside = int(near.sum())
-        for frame in frames:
-            labels, blobs = _dark_regions(p, frame, threshold, half_dark=True)
+        for k, frame in enumerate(frames):
+            if k not in regions:
+                regions[k] = _dark_regions(p, frame, threshold, half_dark=True)
+            labels, blobs = regions[k]
             got = [
                 r
                 for r in _read_places(
