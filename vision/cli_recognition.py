@@ -40,7 +40,8 @@ def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
         help="score recognition against ground truth",
         description="Score recognition on DIR: the ddd layout (index.json + per-image truth) or "
         "a directory with recognition-truth.json (see vision.evaluation.truth). With "
-        "--synthetic N, score N scenes drawn by the built-in generator instead.",
+        "--synthetic N, score N scenes drawn by the built-in generator instead; with "
+        "--sweep S, the scenes of `fixture render-stills --seed S`, drawn in memory.",
     )
     ev.add_argument("directory", nargs="?", metavar="DIR", help="evaluation directory")
     ev.add_argument("--synthetic", type=int, metavar="N", help="score N synthetic scenes")
@@ -48,6 +49,12 @@ def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
     ev.add_argument(
         "--pip-diameter", type=float, metavar="PX", help="pip diameter of --synthetic scenes"
     )
+    ev.add_argument(
+        "--sweep", type=int, metavar="S", help="score the still sweep of seed S (in memory)"
+    )
+    ev.add_argument("--count", type=int, metavar="N", help="scenes of --sweep (default 600)")
+    ev.add_argument("--first", type=int, metavar="I", help="first scene of --sweep")
+    ev.add_argument("--jobs", type=int, metavar="J", help="processes reading --sweep (default 1)")
     ev.add_argument("--json", action="store_true", help="print the full report as JSON")
     ev.add_argument("--params", metavar="FILE", help="recognition parameters (JSON)")
     ev.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -116,11 +123,14 @@ def _parse_region(
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from vision.evaluation import evaluate_dir, evaluate_synthetic
+    from vision.evaluation import evaluate_dir, evaluate_sweep, evaluate_synthetic
 
     parser: argparse.ArgumentParser = args.parser
-    if (args.directory is None) == (args.synthetic is None):
-        parser.error("give either DIR or --synthetic N")
+    given = [args.directory is not None, args.synthetic is not None, args.sweep is not None]
+    if sum(given) != 1:
+        parser.error("give one of DIR, --synthetic N or --sweep S")
+    if args.sweep is None and (args.count, args.first, args.jobs) != (None, None, None):
+        parser.error("--count, --first and --jobs go with --sweep")
     params = _load_params(args.params)
     progress = None if args.quiet else _progress_printer()
     if args.synthetic is not None:
@@ -130,6 +140,20 @@ def _eval(args: argparse.Namespace) -> int:
             args.synthetic,
             seed=args.seed,
             pip_diameter_px=args.pip_diameter,
+            params=params,
+            progress=progress,
+        )
+    elif args.sweep is not None:
+        count = 600 if args.count is None else args.count
+        first = 0 if args.first is None else args.first
+        jobs = 1 if args.jobs is None else args.jobs
+        if count < 1 or first < 0 or jobs < 1:
+            parser.error("--sweep needs --count >= 1, --first >= 0 and --jobs >= 1")
+        report = evaluate_sweep(
+            args.sweep,
+            count,
+            first=first,
+            jobs=jobs,
             params=params,
             progress=progress,
         )

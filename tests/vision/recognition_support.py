@@ -6,7 +6,6 @@ import json
 import math
 import os
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +13,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from vision.calibration import default_geometry
 from vision.recognition import identify
 from vision.recognition.synthetic import SyntheticScene
-from vision.render.scene import RenderParams, SceneRenderer, sweep_params
-from vision.render.stills import RESOLUTIONS, _scene_tiles
+from vision.render.stills import still_scene
 from vision.types import SceneReading
 
 REPO = Path(__file__).resolve().parents[2]
@@ -79,19 +76,14 @@ def sweep_scene(
 ) -> tuple[npt.NDArray[np.uint8], list[tuple[str, tuple[int, int], tuple[float, float], float]]]:
     """Scene ``index`` of the sweep (``render-stills --seed seed``), rendered again exactly as
     the sweep drew it: the image and, per tile, its name, pips, centre and width (pixels)."""
-    rng = np.random.default_rng([seed, index, 11])
-    w, h = RESOLUTIONS[int(rng.integers(len(RESOLUTIONS)))]
-    params = sweep_params(index, seed, replace(RenderParams(), width=w, height=h))
-    renderer = SceneRenderer(default_geometry(), params, rng, noise_frames=1)
-    tiles = _scene_tiles(seed * 100_003 + index, rng)
-    canvas = renderer.draw_tiles(renderer.background, tiles)
-    image = renderer.finish(renderer.to_camera(canvas), rng)
+    scene = still_scene(index, seed=seed)
     truth = []
-    for t in tiles:
-        a, b = renderer.project(list(renderer.top_face(t).half_centers))
+    for t in scene.tiles:
+        a, b = (tuple(h["center"]) for h in t["halves"])
         centre = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        truth.append((t.name, t.pips, centre, math.dist(a, b)))
-    return np.asarray(image, dtype=np.uint8), truth
+        pips = (t["halves"][0]["pips"], t["halves"][1]["pips"])
+        truth.append((t["tile"], pips, centre, math.dist(a, b)))
+    return scene.image, truth
 
 
 def sweep_misses(

@@ -11,7 +11,15 @@ from recognition_support import ddd_dev_dir
 
 from controller.cli import main
 from vision.errors import TruthFormatError
-from vision.evaluation import evaluate_dir, evaluate_synthetic, load_truth_dir, write_synthetic_set
+from vision.evaluation import (
+    EvalReport,
+    ImageResult,
+    evaluate_dir,
+    evaluate_sweep,
+    evaluate_synthetic,
+    load_truth_dir,
+    write_synthetic_set,
+)
 from vision.evaluation.scoring import (
     COL_MISS,
     ROW_EMPTY,
@@ -225,3 +233,84 @@ def test_report_groups_tile_identity_by_image_size_and_pip_diameter() -> None:
     assert "1280x720" in report.format_text()
     groups = report.summary()["by_group"]
     assert groups["size"]["1920x1080"] == {"tiles": 6, "correct": 6, "false_tiles": 0}  # type: ignore[index]
+
+
+def _counts(report: EvalReport) -> list[tuple[str, dict[str, int], list[str]]]:
+    return [
+        (r.name.rsplit("/", 1)[-1].removesuffix(".png"), _image_counts(r), r.score.wrong)
+        for r in report.images
+    ]
+
+
+def _image_counts(r: ImageResult) -> dict[str, int]:
+    s = r.score
+    return {
+        "truth": s.truth_tiles,
+        "pred": s.pred_tiles,
+        "correct": s.tiles_correct,
+        "false": s.false_tiles,
+    }
+
+
+def test_a_sweep_read_in_memory_scores_as_its_stills_rendered_to_disk(tmp_path: Path) -> None:
+    # Scenes 3 and 4 of sweep 5: rendered to PNG by `fixture render-stills` and scored by
+    # `vision eval DIR`, then drawn in memory by `vision eval --sweep` (in two processes).
+    # Same images, same truth: the same scores, scene by scene, and the same sizes and pips.
+    assert (
+        main(
+            [
+                "fixture",
+                "render-stills",
+                "--out",
+                str(tmp_path),
+                "--count",
+                "5",
+                "--seed",
+                "5",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    doc = json.loads((tmp_path / "recognition-truth.json").read_text())
+    doc["images"] = doc["images"][3:]
+    (tmp_path / "recognition-truth.json").write_text(json.dumps(doc))
+    on_disk = evaluate_dir(tmp_path)
+    seen: list[str] = []
+    in_memory = evaluate_sweep(
+        5, 2, first=3, jobs=2, progress=lambda done, total, name: seen.append(name)
+    )
+    assert seen == ["5/0003", "5/0004"]
+    assert _counts(in_memory) == _counts(on_disk)
+    assert in_memory.summary()["truth_tiles"] == sum(len(i["tiles"]) for i in doc["images"]) > 0
+    assert [r.size for r in in_memory.images] == [r.size for r in on_disk.images]
+    assert [r.pip_diameter_px for r in in_memory.images] == pytest.approx(
+        [i["pip_diameter_px"] for i in doc["images"]], abs=0.01
+    )
+
+
+def test_eval_cli_sweep_reads_the_scenes_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "eval", "--sweep", "7", "--first", "10", "--count", "1", "--json"]) == 0
+    out, err = capsys.readouterr()
+    s = json.loads(out)
+    assert s["images"] == 1 and s["source"].endswith("scenes 10-10") and "[1/1] 7/0010" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--sweep", "1", "--count", "0"],
+        ["--sweep", "1", "--first", "-1"],
+        ["--sweep", "1", "--jobs", "0"],
+        ["--sweep", "1", "--synthetic", "2"],
+        ["--synthetic", "2", "--jobs", "2"],
+        ["somewhere", "--count", "3"],
+    ],
+)
+def test_eval_cli_refuses_sweep_options_that_do_not_fit(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["vision", "eval", *argv])
+    assert exc.value.code == 2
+    assert "error:" in capsys.readouterr().err

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from itertools import repeat
 from pathlib import Path
 
 import cv2
@@ -116,6 +119,73 @@ def evaluate_synthetic(
         if progress is not None:
             progress(k + 1, count, name)
     return report
+
+
+def _read_still(
+    seed: int, index: int, params: RecognitionParams | None, reader: Reader | None = None
+) -> ImageResult:
+    from vision.render.stills import still_scene
+
+    scene = still_scene(index, seed=seed)
+    name = f"{seed}/{index:04d}"
+    item = TruthImage(
+        name=name,
+        path=Path(name),
+        kind="generic",
+        raw={},
+        tiles=tuple(parse_prediction({"tiles": scene.tiles})),
+    )
+    read = reader or _reader(params)
+    t0 = time.perf_counter()
+    reading = read(scene.image)
+    seconds = time.perf_counter() - t0
+    result = _score(item, reading)
+    return ImageResult(
+        name,
+        result.score,
+        seconds,
+        result.low_confidence,
+        pip_diameter_px=scene.pip_px,
+        size=f"{scene.image.shape[1]}x{scene.image.shape[0]}",
+    )
+
+
+def evaluate_sweep(
+    seed: int,
+    count: int,
+    *,
+    first: int = 0,
+    jobs: int = 1,
+    params: RecognitionParams | None = None,
+    progress: Progress | None = None,
+    reader: Reader | None = None,
+) -> EvalReport:
+    """Draw scenes ``first..first+count-1`` of the still sweep ``seed`` in memory, read and
+    score them: the same images and scores as ``fixture render-stills --count N --seed S``
+    followed by ``vision eval DIR``, without writing them (a 600-scene sweep is about 1.5 GB
+    of PNGs). Images are named ``SEED/INDEX``. ``jobs`` > 1 reads in that many processes
+    (not with a custom ``reader``, which need not pickle); the report keeps the scene order."""
+    label = f"still sweep --seed {seed}, scenes {first}-{first + count - 1}"
+    report = EvalReport(source=label, kind="generic")
+    indices = range(first, first + count)
+    if jobs <= 1 or reader is not None:
+        results: Iterable[ImageResult] = (_read_still(seed, i, params, reader) for i in indices)
+        _collect(report, results, count, progress)
+        return report
+    context = multiprocessing.get_context("spawn")  # no fork of OpenCV's threads
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        results = pool.map(_read_still, repeat(seed), indices, repeat(params))
+        _collect(report, results, count, progress)
+    return report
+
+
+def _collect(
+    report: EvalReport, results: Iterable[ImageResult], total: int, progress: Progress | None
+) -> None:
+    for k, result in enumerate(results, 1):
+        report.images.append(result)
+        if progress is not None:
+            progress(k, total, result.name)
 
 
 def write_synthetic_set(

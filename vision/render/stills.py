@@ -15,11 +15,12 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from vision.calibration import default_geometry
 from vision.render.layout import LineLayout, jittered, parse_tile, reveal_row
@@ -54,6 +55,59 @@ def _scene_tiles(seed: int, rng: np.random.Generator) -> list[PlacedTile]:
     return tiles
 
 
+@dataclass(frozen=True, slots=True)
+class StillScene:
+    """One still scene: the camera image and its truth."""
+
+    image: npt.NDArray[np.uint8]
+    params: RenderParams
+    #: per tile, in ``vision identify --json`` form plus ``"tile"`` (its name)
+    tiles: list[dict[str, Any]]
+    #: the smallest pip diameter in the image (pixels)
+    pip_px: float
+
+
+def still_scene(
+    index: int, *, seed: int, base: RenderParams | None = None, sweep: bool = True
+) -> StillScene:
+    """Scene ``index`` of the still set ``seed``: exactly what ``render_stills`` writes as
+    ``{index:04d}.png`` and ``.json`` (each scene has its own random stream, so any one of them
+    can be drawn alone)."""
+    base = base or RenderParams()
+    rng = np.random.default_rng([seed, index, 11])
+    params = base
+    if sweep:
+        w, h = RESOLUTIONS[int(rng.integers(len(RESOLUTIONS)))]
+        params = sweep_params(index, seed, replace(base, width=w, height=h))
+    renderer = SceneRenderer(default_geometry(), params, rng, noise_frames=1)
+    tiles = _scene_tiles(seed * 100_003 + index, rng)
+    canvas = renderer.draw_tiles(renderer.background, tiles)
+    image = renderer.finish(renderer.to_camera(canvas), rng)
+    truth_tiles = []
+    pip_px = math.inf
+    for t in tiles:
+        top = renderer.top_face(t)  # the visible top face, parallax included
+        corners = renderer.project(list(top.corners))
+        halves = renderer.project(list(top.half_centers))
+        # a pip's diameter in the image: project a pip-sized segment at the tile's centre
+        a, b = renderer.project(
+            [t.center, (t.center[0] + renderer.style.pip_diameter, t.center[1])]
+        )
+        pip_px = min(pip_px, math.hypot(b[0] - a[0], b[1] - a[1]))
+        truth_tiles.append(
+            {
+                "tile": t.name,
+                "halves": [
+                    {"center": [round(x, 2), round(y, 2)], "pips": n}
+                    for (x, y), n in zip(halves, t.pips, strict=True)
+                ],
+                "corners": [[round(x, 2), round(y, 2)] for x, y in corners],
+                "confidence": 1.0,
+            }
+        )
+    return StillScene(np.asarray(image, dtype=np.uint8), params, truth_tiles, pip_px)
+
+
 def render_stills(
     out_dir: Path,
     count: int,
@@ -68,54 +122,22 @@ def render_stills(
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    base = base or RenderParams()
     paths = []
     entries: list[dict[str, Any]] = []
-    geometry = default_geometry()
     for i in range(count):
-        rng = np.random.default_rng([seed, i, 11])
-        params = base
-        if sweep:
-            w, h = RESOLUTIONS[int(rng.integers(len(RESOLUTIONS)))]
-            params = sweep_params(i, seed, replace(base, width=w, height=h))
-        renderer = SceneRenderer(geometry, params, rng, noise_frames=1)
-        tiles = _scene_tiles(seed * 100_003 + i, rng)
-        canvas = renderer.draw_tiles(renderer.background, tiles)
-        image = renderer.finish(renderer.to_camera(canvas), rng)
+        scene = still_scene(i, seed=seed, base=base, sweep=sweep)
         path = out_dir / f"{i:04d}.png"
-        cv2.imwrite(str(path), image)
-        truth_tiles = []
-        pip_px = math.inf
-        for t in tiles:
-            top = renderer.top_face(t)  # the visible top face, parallax included
-            corners = renderer.project(list(top.corners))
-            halves = renderer.project(list(top.half_centers))
-            # a pip's diameter in the image: project a pip-sized segment at the tile's centre
-            a, b = renderer.project(
-                [t.center, (t.center[0] + renderer.style.pip_diameter, t.center[1])]
-            )
-            pip_px = min(pip_px, math.hypot(b[0] - a[0], b[1] - a[1]))
-            truth_tiles.append(
-                {
-                    "tile": t.name,
-                    "halves": [
-                        {"center": [round(x, 2), round(y, 2)], "pips": n}
-                        for (x, y), n in zip(halves, t.pips, strict=True)
-                    ],
-                    "corners": [[round(x, 2), round(y, 2)] for x, y in corners],
-                    "confidence": 1.0,
-                }
-            )
+        cv2.imwrite(str(path), scene.image)
         truth = {
-            "tiles": truth_tiles,
+            "tiles": scene.tiles,
             "image": path.name,
-            "width": params.width,
-            "height": params.height,
-            "pip_px": round(pip_px, 2),
-            "params": params.to_json(),
+            "width": scene.params.width,
+            "height": scene.params.height,
+            "pip_px": round(scene.pip_px, 2),
+            "params": scene.params.to_json(),
         }
         path.with_suffix(".json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
-        entries.append(_eval_entry(path.name, truth_tiles, pip_px))
+        entries.append(_eval_entry(path.name, scene.tiles, scene.pip_px))
         paths.append(path)
         if progress is not None:
             progress(i + 1, count)
