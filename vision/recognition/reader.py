@@ -2759,8 +2759,7 @@ def _find_bars(p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs) -> li
     cand = np.flatnonzero(blobs.enclosed & (longest >= p.bar_min_length_px * 0.7) & elongated)
     bars: list[_Bar] = []
     stout: list[tuple[int, _Bar | None]] = []
-    for lab in cand.tolist():
-        bar = _measure_bar(p, grey, labels, blobs, lab)
+    for lab, bar in zip(cand.tolist(), _measure_bars(p, grey, labels, blobs, cand), strict=True):
         if bar is None or bar.length < p.bar_split_aspect * bar.thickness:
             stout.append((lab, bar))
         else:
@@ -2905,6 +2904,125 @@ def _with_pips(blobs: _Blobs, rows: list[tuple[int, int, int, int, int, float, f
     return _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, blobs.ink, blobs.face, marks)
 
 
+def _measure_bars(
+    p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, labs: npt.NDArray[np.intp]
+) -> list[_Bar | None]:
+    """:func:`_measure_bar` of each region of ``labs``, to the same bit: the lines each bar
+    is followed along and the rays its face is measured on are sampled for all bars at once
+    (one set of array operations instead of one per bar, which cost most of the time here)."""
+    shapes: list[tuple[int, tuple[float, float], tuple[float, float], float, float]] = []
+    for lab in labs.tolist():
+        x0, y0, ww, hh = int(blobs.x[lab]), int(blobs.y[lab]), int(blobs.w[lab]), int(blobs.h[lab])
+        crop = (labels[y0 : y0 + hh, x0 : x0 + ww] == lab).astype(np.uint8)
+        shape = _bar_shape(p, cv2.moments(crop, binaryImage=True))
+        if shape is not None:
+            centre = (float(blobs.cx[lab]), float(blobs.cy[lab]))
+            shapes.append((lab, centre, *shape))
+    found: dict[int, _Bar | None] = dict.fromkeys(labs.tolist())
+    if not shapes:
+        return list(found.values())
+    own = np.array([s[0] for s in shapes], dtype=np.intp)
+    cx, cy = (np.array([s[1][k] for s in shapes]) for k in (0, 1))
+    ax, ay = (np.array([s[2][k] for s in shapes]) for k in (0, 1))
+    length = np.array([s[3] for s in shapes])
+    thickness = np.array([s[4] for s in shapes])
+    spans = _bar_spans(
+        p, grey, blobs, cx=cx, cy=cy, ax=ax, ay=ay, length=length, thickness=thickness
+    )
+    scan = (3 * length).astype(np.intp) + 4
+    cap = 0.3 * np.maximum(length, spans) ** 2
+    # rows per bar: along +across, -across, then both ways along the tile (see _bar_at)
+    dirs = np.stack(
+        [np.stack(d, axis=1) for d in ((ax, ay), (-ax, -ay), (-ay, ax), (ay, -ax))], axis=1
+    )
+    ext = _face_extents_many(labels, blobs, cx, cy, dirs, reach=scan, own=own, hole_cap=cap)
+    for k, (lab, centre, across, ln, th) in enumerate(shapes):
+        found[lab] = _bar_of(
+            p, lab, centre=centre, across=across, length=ln, thickness=th, ext=ext[k].tolist()
+        )
+    return list(found.values())
+
+
+def _bar_spans(
+    p: RecognitionParams,
+    grey: U8,
+    blobs: _Blobs,
+    *,
+    cx: F64,
+    cy: F64,
+    ax: F64,
+    ay: F64,
+    length: F64,
+    thickness: F64,
+) -> F64:
+    """:func:`_bar_span` of many bars (arrays, one entry per bar), to the same bit."""
+    nx, ny = -ay, ax
+    off = thickness / 2 + 2.0
+    reach = (2.5 * length).astype(np.intp) + 4
+    most = int(reach.max())
+    s = np.arange(-most, most + 1, dtype=np.float64)
+    hgt, wid = grey.shape
+    shifts = np.stack([np.full_like(off, 0.5), np.full_like(off, -0.5), off, -off], axis=1)
+    col = (slice(None), None, None)
+    xs = _clamped(
+        np.rint(cx[col] + shifts[:, :, None] * nx[col] + s * ax[col]).astype(np.intp), 0, wid - 1
+    )
+    ys = _clamped(
+        np.rint(cy[col] + shifts[:, :, None] * ny[col] + s * ay[col]).astype(np.intp), 0, hgt - 1
+    )
+    v = grey[ys, xs].astype(np.float64)
+    line = np.minimum(v[:, 0], v[:, 1])
+    side = np.minimum(v[:, 2], v[:, 3])
+    dips = side - line >= max(6.0, p.bar_follow_dip * blobs.face)
+    out = np.empty(len(reach))
+    for k, r in enumerate(reach.tolist()):
+        on = dips[k, most - r : most + r + 1].tolist()
+        out[k] = max(float(length[k]), _run_length(on, r))
+    return out
+
+
+def _run_length(on: list[bool], middle: int) -> float:
+    """How many samples of ``on`` the run through ``on[middle]`` covers, bridging gaps of a
+    pixel or two (from the middle outwards)."""
+    ends = []
+    for step in (1, -1):
+        k, gap = middle, 0
+        while 0 <= k + step < len(on) and gap <= 2:
+            k += step
+            gap = 0 if on[k] else gap + 1
+        ends.append(k - step * gap)
+    return float(ends[0] - ends[1] + 1)
+
+
+def _face_extents_many(
+    labels: I32,
+    blobs: _Blobs,
+    cx: F64,
+    cy: F64,
+    directions: F64,
+    *,
+    reach: npt.NDArray[np.intp],
+    own: npt.NDArray[np.intp],
+    hole_cap: F64,
+) -> F64:
+    """:func:`_face_extents` of many starts (``directions`` is ``(n, rays, 2)``; ``reach``,
+    ``own`` and ``hole_cap`` one per start), to the same bit: ``(n, rays)``."""
+    t = np.arange(int(reach.max()) + 1, dtype=np.float64)
+    col = (slice(None), None, None)
+    xs = np.rint(cx[col] + directions[:, :, :1] * t).astype(np.intp)
+    ys = np.rint(cy[col] + directions[:, :, 1:] * t).astype(np.intp)
+    hgt, wid = labels.shape
+    inside = (xs >= 0) & (ys >= 0) & (xs < wid) & (ys < hgt)
+    lab = labels[_clamped(ys, 0, hgt - 1), _clamped(xs, 0, wid - 1)]
+    face = inside & (
+        (lab == 0) | (lab == own[col]) | (blobs.enclosed[lab] & (blobs.area[lab] <= hole_cap[col]))
+    )
+    blocked = ~face & (t <= reach[col])
+    first = np.argmax(blocked, axis=2).astype(np.float64) - 0.5
+    out: F64 = np.where(blocked.any(axis=2), first, reach[:, None].astype(np.float64))
+    return out
+
+
 def _measure_bar(
     p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, lab: int
 ) -> _Bar | None:
@@ -2927,18 +3045,10 @@ def _bar_from_moments(
     m: dict[str, float],
     centre: tuple[float, float],
 ) -> _Bar | None:
-    if m["m00"] <= 0:
+    shape = _bar_shape(p, m)
+    if shape is None:
         return None
-    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-    common = math.sqrt(max(((mu20 - mu02) / 2) ** 2 + mu11**2, 0.0))
-    lam1 = (mu20 + mu02) / 2 + common
-    lam2 = max((mu20 + mu02) / 2 - common, 0.0)
-    length = math.sqrt(12 * lam1)
-    thickness = max(math.sqrt(12 * lam2), 1.0)
-    if length < p.bar_min_length_px or length < p.bar_min_aspect * thickness:
-        return None
-    theta = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
-    across = (math.cos(theta), math.sin(theta))
+    across, length, thickness = shape
     span = _bar_span(
         p, grey, blobs, centre=centre, across=across, length=length, thickness=thickness
     )
@@ -2953,6 +3063,25 @@ def _bar_from_moments(
         thickness=thickness,
         span=span,
     )
+
+
+def _bar_shape(
+    p: RecognitionParams, m: dict[str, float]
+) -> tuple[tuple[float, float], float, float] | None:
+    """The direction, length and thickness of a bar from a region's moments (``None`` if it
+    is too short or too stout for one)."""
+    if m["m00"] <= 0:
+        return None
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    common = math.sqrt(max(((mu20 - mu02) / 2) ** 2 + mu11**2, 0.0))
+    lam1 = (mu20 + mu02) / 2 + common
+    lam2 = max((mu20 + mu02) / 2 - common, 0.0)
+    length = math.sqrt(12 * lam1)
+    thickness = max(math.sqrt(12 * lam2), 1.0)
+    if length < p.bar_min_length_px or length < p.bar_min_aspect * thickness:
+        return None
+    theta = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
+    return (math.cos(theta), math.sin(theta)), length, thickness
 
 
 def _bar_span(
@@ -2982,14 +3111,7 @@ def _bar_span(
     line = np.minimum(v[0], v[1])
     side = np.minimum(v[2], v[3])
     on = (side - line >= max(6.0, p.bar_follow_dip * blobs.face)).tolist()
-    ends = []
-    for step in (1, -1):  # from the middle outwards, bridging gaps of a pixel or two
-        k, gap = reach, 0
-        while 0 <= k + step < len(on) and gap <= 2:
-            k += step
-            gap = 0 if on[k] else gap + 1
-        ends.append(k - step * gap)
-    return max(length, float(ends[0] - ends[1] + 1))
+    return max(length, _run_length(on, reach))
 
 
 def _bar_at(
@@ -3014,14 +3136,37 @@ def _bar_at(
     ax, ay = across
     dirs = np.array([[ax, ay], [-ax, -ay], [-ay, ax], [ay, -ax]], dtype=np.float64)
     ext = _face_extents(labels, blobs, (cx, cy), dirs, reach=scan, own=lab, hole_cap=cap)
-    plus, minus = float(ext[0]), float(ext[1])
-    reach = float(min(ext[2], ext[3]))
+    return _bar_of(
+        p,
+        lab,
+        centre=(cx, cy),
+        across=across,
+        length=length,
+        thickness=thickness,
+        ext=ext.tolist(),
+    )
+
+
+def _bar_of(
+    p: RecognitionParams,
+    lab: int,
+    *,
+    centre: tuple[float, float],
+    across: tuple[float, float],
+    length: float,
+    thickness: float,
+    ext: list[float],
+) -> _Bar | None:
+    """The bar, from its face extents (along ``across``, against it, and both ways along the
+    tile), or ``None`` if the face around it is no tile's."""
+    plus, minus = ext[0], ext[1]
+    reach = min(ext[2], ext[3])
     # A neighbour touching the side spoils the width across the bar, one touching the end
     # spoils the length: a touching face only ever makes a measurement larger.
     width = min(plus + minus, 2 * reach / p.tile_aspect)
     if width <= 0 or length / width > p.bar_max_rel:
         return None
-    return _Bar(lab, (cx, cy), across, length, thickness, plus, minus, reach, width)
+    return _Bar(lab, centre, across, length, thickness, plus, minus, reach, width)
 
 
 def _scene_width(p: RecognitionParams, bars: list[_Bar]) -> float:
