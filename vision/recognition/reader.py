@@ -4311,11 +4311,20 @@ def _suppress_overlaps(
     two explain more of the face."""
     kept: list[TileReading] = []
     dropped: list[TileReading] = []
-    for t in sorted(tiles, key=lambda t: -t.confidence):
-        if any(_clash(p, t, k, width, p.overlap_max_rel) for k in kept):
+    ranked = sorted(tiles, key=lambda t: -t.confidence)
+    # only tiles whose centres are within 2.2 widths can clash (see _clash): the pairs that
+    # far apart are left out in one array operation (with a margin: _clash decides the rest)
+    centres = np.array([t.center for t in ranked], dtype=np.float64).reshape(-1, 2)
+    gaps = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+    near = (gaps < 2.2 * width * 1.001 + 1e-6).tolist()
+    kept_at: list[int] = []
+    for i, t in enumerate(ranked):
+        row = near[i]
+        if any(_clash(p, t, ranked[k], width, p.overlap_max_rel) for k in kept_at if row[k]):
             dropped.append(t)
         else:
             kept.append(t)
+            kept_at.append(i)
     for t in [t for t in kept if len(dropped) >= 2]:
         rivals = [d for d in dropped if d.confidence >= 0.5 and _clash(p, t, d, width, 0.3)]
         others = [k for k in kept if k is not t]
