@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from vision.cli import seed_arg
+
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     fixture = sub.choices.get("fixture")
@@ -21,7 +23,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "a recorded fixture: video, buttons.jsonl, table.json, truth.json.",
     )
     render.add_argument("--rules", required=True, metavar="NAME", help="rules preset")
-    render.add_argument("--seed", type=int, default=0, metavar="S")
+    render.add_argument("--seed", type=seed_arg, default=0, metavar="S")
     render.add_argument("--out", required=True, metavar="DIR", help="fixture directory to write")
     render.add_argument("--hands", type=int, default=1, metavar="N", help="hands (default 1)")
     render.add_argument("--width", type=int)

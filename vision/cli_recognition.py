@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from vision.cli import seed_arg
+
 
 def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
     """Add recognition actions to ``domino-table vision``."""
@@ -45,12 +47,14 @@ def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
     )
     ev.add_argument("directory", nargs="?", metavar="DIR", help="evaluation directory")
     ev.add_argument("--synthetic", type=int, metavar="N", help="score N synthetic scenes")
-    ev.add_argument("--seed", type=int, default=0, help="first seed of --synthetic (default 0)")
+    ev.add_argument(
+        "--seed", type=seed_arg, default=0, help="first seed of --synthetic (default 0)"
+    )
     ev.add_argument(
         "--pip-diameter", type=float, metavar="PX", help="pip diameter of --synthetic scenes"
     )
     ev.add_argument(
-        "--sweep", type=int, metavar="S", help="score the still sweep of seed S (in memory)"
+        "--sweep", type=seed_arg, metavar="S", help="score the still sweep of seed S (in memory)"
     )
     ev.add_argument("--count", type=int, metavar="N", help="scenes of --sweep (default 600)")
     ev.add_argument("--first", type=int, metavar="I", help="first scene of --sweep")

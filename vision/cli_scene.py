@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from vision.cli import seed_arg
+
 
 def register(
     vision_sub: argparse._SubParsersAction[Any], fixture_sub: argparse._SubParsersAction[Any]
@@ -76,7 +78,7 @@ def register(
     )
     sweep.add_argument("--out", required=True, type=Path, metavar="DIR", help="where to render")
     sweep.add_argument("--count", type=int, default=12, metavar="N", help="fixtures (default 12)")
-    sweep.add_argument("--seed", type=int, default=0, metavar="S")
+    sweep.add_argument("--seed", type=seed_arg, default=0, metavar="S")
     sweep.add_argument("--width", type=int, help="one resolution for all (with --height)")
     sweep.add_argument("--height", type=int)
     sweep.add_argument("--json", action="store_true", help="one JSON object per fixture")
@@ -88,7 +90,7 @@ def register(
     )
     render.add_argument("record", type=Path, help="RECORD.json")
     render.add_argument("--out", required=True, type=Path, help="fixture directory to write")
-    render.add_argument("--seed", type=int, default=0)
+    render.add_argument("--seed", type=seed_arg, default=0)
     render.add_argument("--width", type=int)
     render.add_argument("--height", type=int)
     render.add_argument("--fps", type=float)
@@ -107,7 +109,7 @@ def register(
     )
     stills.add_argument("--out", required=True, type=Path, help="directory to write")
     stills.add_argument("--count", type=int, default=500)
-    stills.add_argument("--seed", type=int, default=0)
+    stills.add_argument("--seed", type=seed_arg, default=0)
     stills.add_argument(
         "--no-sweep", action="store_true", help="default look for every scene (no sweep)"
     )
@@ -127,7 +129,7 @@ def register(
         help="write a small legal game record from greedy bots (no controller needed)",
     )
     sample.add_argument("--out", required=True, type=Path)
-    sample.add_argument("--seed", type=int, default=0)
+    sample.add_argument("--seed", type=seed_arg, default=0)
     sample.add_argument("--rules", choices=("latin", "draw"), default="latin")
     sample.set_defaults(handler=_sample_record)
 
