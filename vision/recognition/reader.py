@@ -2907,9 +2907,10 @@ def _with_pips(blobs: _Blobs, rows: list[tuple[int, int, int, int, int, float, f
 def _measure_bars(
     p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, labs: npt.NDArray[np.intp]
 ) -> list[_Bar | None]:
-    """:func:`_measure_bar` of each region of ``labs``, to the same bit: the lines each bar
-    is followed along and the rays its face is measured on are sampled for all bars at once
-    (one set of array operations instead of one per bar, which cost most of the time here)."""
+    """Per region of ``labs``: the bar it is (``None`` if none), measured from its moments
+    as :func:`_bar_from_moments` measures one, to the same bit. The lines each bar is
+    followed along and the rays its face is measured on are sampled for all bars at once:
+    one set of array operations instead of one per bar, whose fixed cost was most of it."""
     shapes: list[tuple[int, tuple[float, float], tuple[float, float], float, float]] = []
     for lab in labs.tolist():
         x0, y0, ww, hh = int(blobs.x[lab]), int(blobs.y[lab]), int(blobs.w[lab]), int(blobs.h[lab])
@@ -3021,18 +3022,6 @@ def _face_extents_many(
     first = np.argmax(blocked, axis=2).astype(np.float64) - 0.5
     out: F64 = np.where(blocked.any(axis=2), first, reach[:, None].astype(np.float64))
     return out
-
-
-def _measure_bar(
-    p: RecognitionParams, grey: U8, labels: I32, blobs: _Blobs, lab: int
-) -> _Bar | None:
-    x0, y0, ww, hh = int(blobs.x[lab]), int(blobs.y[lab]), int(blobs.w[lab]), int(blobs.h[lab])
-    crop = (labels[y0 : y0 + hh, x0 : x0 + ww] == lab).astype(np.uint8)
-    m = cv2.moments(crop, binaryImage=True)
-    if m["m00"] <= 0:
-        return None
-    centre = (float(blobs.cx[lab]), float(blobs.cy[lab]))
-    return _bar_from_moments(p, grey, labels, blobs, lab, m=m, centre=centre)
 
 
 def _bar_from_moments(
@@ -4312,11 +4301,13 @@ def _suppress_overlaps(
     kept: list[TileReading] = []
     dropped: list[TileReading] = []
     ranked = sorted(tiles, key=lambda t: -t.confidence)
-    # only tiles whose centres are within 2.2 widths can clash (see _clash): the pairs that
-    # far apart are left out in one array operation (with a margin: _clash decides the rest)
+    # only tiles whose centres are within 2.2 widths (or the duplicate distance) can clash
+    # (see _clash): the pairs farther apart are left out in one array operation, with a
+    # margin for rounding; _clash decides the rest
     centres = np.array([t.center for t in ranked], dtype=np.float64).reshape(-1, 2)
     gaps = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-    near = (gaps < 2.2 * width * 1.001 + 1e-6).tolist()
+    reach = max(2.2, p.duplicate_distance_rel) * width
+    near = (gaps < reach * 1.001 + 1e-6).tolist()
     kept_at: list[int] = []
     for i, t in enumerate(ranked):
         row = near[i]
