@@ -89,3 +89,32 @@ def test_non_contiguous_view_is_accepted_and_untouched() -> None:
 def test_bad_region_raises(region: list[tuple[float, float]]) -> None:
     with pytest.raises(InvalidImageError):
         identify(np.zeros((64, 64, 3), np.uint8), region=region)
+
+
+@pytest.mark.parametrize(("seed", "index"), [(1, 5), (2, 8)])
+def test_tiles_too_small_to_report_are_not_placed_by_their_outline(
+    seed: int, index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A camera too far or too coarse: a plain still shrunk to 40% has tiles about 9 px wide,
+    # under min_tile_width_px, so none can be reported. The outline stage placed and read
+    # them as dark peaks at every guess of their width all the same, which took 2-18 s a
+    # frame of a 480x270 fixture; a width whose tiles cannot be reported is no longer tried.
+    from vision.recognition import RecognitionParams, reader
+    from vision.render.stills import still_scene
+
+    tried: list[float] = []
+    outline_tiles = reader._outline_tiles
+
+    def spy(*args: object, **kwargs: object) -> object:
+        tried.append(float(kwargs["width"]))  # type: ignore[arg-type]
+        return outline_tiles(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader, "_outline_tiles", spy)
+    scene = still_scene(index, seed=seed, sweep=False)
+    small = cv2.resize(scene.image, None, fx=0.4, fy=0.4, interpolation=cv2.INTER_AREA)
+    reading = identify(small)
+    p = RecognitionParams()
+    assert reading.tiles == ()
+    assert all(1.08 * w >= p.min_tile_width_px for w in tried), tried
+    # the same scene at full size is read through and through (the stage itself still runs)
+    assert len(identify(scene.image).tiles) == len(scene.tiles)

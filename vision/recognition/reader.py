@@ -924,8 +924,13 @@ def _read_outlines(
             if guess > 0
             for f in factors
         ]
-        if not widths:
-            return tiles
+    # a tile placed at width w is read at most max(PEAK_SCALES) times w wide, and one
+    # narrower than min_tile_width_px is never reported (see identify): such widths are not
+    # tried. Their dark peaks cost seconds a frame where a camera sees the tiles that small
+    # (a 480x270 fixture: 8-10 px tiles, 2-18 s a frame, all of it here, for no tile).
+    widths = [w for w in widths if w >= _least_width(p)]
+    if not widths:
+        return tiles
     hgt, wid = crop.shape
     occupied = np.zeros((hgt, wid), dtype=np.uint8)
     for t in tiles:
@@ -980,7 +985,7 @@ def _read_outlines(
     # time of the slowest blurred stills.
     w = best_width if best else widths[0]
     rest = _unexplained(left, out)
-    if rest.shape[0] == 0 and not blanks:
+    if (rest.shape[0] == 0 and not blanks) or p.far_width_rel * w < _least_width(p):
         return out
     for t in out[len(tiles) :]:
         cv2.fillConvexPoly(occupied, np.rint(np.array(t.corners)).astype(np.int32), 1)
@@ -1000,6 +1005,12 @@ def _read_outlines(
     )
     far = [t for t in far if _ends_on_table(crop, threshold, t)]
     return _add_missing(p, out, far, w) if far else out
+
+
+def _least_width(p: RecognitionParams) -> float:
+    """The narrowest width a place is read at: a tile read there can still be reported (the
+    dark peaks' largest scale times it is ``min_tile_width_px``)."""
+    return p.min_tile_width_px / max(1.0, *PEAK_SCALES)
 
 
 def _ends_on_table(crop: U8, threshold: int, t: TileReading) -> bool:
