@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
 from pathlib import Path
@@ -104,21 +104,37 @@ def evaluate_synthetic(
     for k in range(count):
         scene = render_scene(seed + k, pip_diameter_px=pip_diameter_px)
         name = f"seed {seed + k}"
-        item = TruthImage(
-            name=name,
-            path=Path(name),
-            kind="generic",
-            raw={},
-            tiles=tuple(parse_prediction(scene.truth_json(name))),
-        )
-        t0 = time.perf_counter()
-        reading = read(scene.image)
-        seconds = time.perf_counter() - t0
-        result = _score(item, reading)
-        report.images.append(ImageResult(name, result.score, seconds, result.low_confidence))
+        report.images.append(_scored(name, scene.image, scene.truth_json(name), read))
         if progress is not None:
             progress(k + 1, count, name)
     return report
+
+
+def _scored(
+    name: str,
+    image: npt.NDArray[np.uint8],
+    truth: Mapping[str, object],
+    read: Reader,
+    *,
+    pip_diameter_px: float | None = None,
+) -> ImageResult:
+    """``image`` read and scored against ``truth`` (``{"tiles": [...]}``, generic truth)."""
+    item = TruthImage(
+        name=name, path=Path(name), kind="generic", raw={}, tiles=tuple(parse_prediction(truth))
+    )
+    t0 = time.perf_counter()
+    reading = read(image)
+    seconds = time.perf_counter() - t0
+    result = _score(item, reading)
+    size = f"{image.shape[1]}x{image.shape[0]}"
+    return ImageResult(
+        name,
+        result.score,
+        seconds,
+        result.low_confidence,
+        pip_diameter_px=pip_diameter_px,
+        size=size,
+    )
 
 
 def _read_still(
@@ -127,27 +143,9 @@ def _read_still(
     from vision.render.stills import still_scene
 
     scene = still_scene(index, seed=seed)
-    name = f"{seed}/{index:04d}"
-    item = TruthImage(
-        name=name,
-        path=Path(name),
-        kind="generic",
-        raw={},
-        tiles=tuple(parse_prediction({"tiles": scene.tiles})),
-    )
+    truth = {"tiles": scene.tiles}
     read = reader or _reader(params)
-    t0 = time.perf_counter()
-    reading = read(scene.image)
-    seconds = time.perf_counter() - t0
-    result = _score(item, reading)
-    return ImageResult(
-        name,
-        result.score,
-        seconds,
-        result.low_confidence,
-        pip_diameter_px=scene.pip_px,
-        size=f"{scene.image.shape[1]}x{scene.image.shape[0]}",
-    )
+    return _scored(f"{seed}/{index:04d}", scene.image, truth, read, pip_diameter_px=scene.pip_px)
 
 
 def evaluate_sweep(
