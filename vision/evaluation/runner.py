@@ -171,7 +171,7 @@ def evaluate_sweep(
         _collect(report, results, count, progress)
         return report
     context = multiprocessing.get_context("spawn")  # no fork of OpenCV's threads
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=min(jobs, count), mp_context=context) as pool:
         results = pool.map(_read_still, repeat(seed), indices, repeat(params))
         _collect(report, results, count, progress)
     return report
