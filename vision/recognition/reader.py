@@ -2967,7 +2967,12 @@ def _bar_spans(
     length: F64,
     thickness: F64,
 ) -> F64:
-    """:func:`_bar_span` of many bars (arrays, one entry per bar), to the same bit."""
+    """Per bar (arrays, one entry per bar): how far it runs along its line in ``grey`` (at
+    least its ``length``). A blurred bar is ink only in its middle, but darker than the face on
+    both sides of it to its ends (a pip beside it darkens one side only; the table or a seam
+    at its end darkens both): four lines along it are sampled, two on it (half a pixel each
+    side) and two beside it, and the run of samples where both sides are lighter is followed
+    from the middle outwards (see :func:`_run_length`)."""
     nx, ny = -ay, ax
     off = thickness / 2 + 2.0
     reach = (2.5 * length).astype(np.intp) + 4
@@ -3017,8 +3022,10 @@ def _face_extents_many(
     own: npt.NDArray[np.intp],
     hole_cap: F64,
 ) -> F64:
-    """:func:`_face_extents` of many starts (``directions`` is ``(n, rays, 2)``; ``reach``,
-    ``own`` and ``hole_cap`` one per start), to the same bit: ``(n, rays)``."""
+    """``(n, rays)``: per start (``cx``, ``cy``) and per direction (``directions`` is ``(n,
+    rays, 2)``, unit vectors), the distance to the first pixel that is not tile face (white,
+    the region ``own`` itself, or a small enclosed hole such as a pip: at most ``hole_cap``
+    pixels), looked for up to ``reach`` (``reach``, ``own`` and ``hole_cap`` one per start)."""
     t = np.arange(int(reach.max()) + 1, dtype=np.float64)
     col = (slice(None), None, None)
     xs = np.rint(cx[col] + directions[:, :, :1] * t).astype(np.intp)
@@ -3094,24 +3101,20 @@ def _bar_span(
     length: float,
     thickness: float,
 ) -> float:
-    """How far the bar runs along its line in ``grey`` (at least ``length``): a blurred bar
-    is ink only in its middle, but darker than the face on both sides of it to its ends (a
-    pip beside it darkens one side only; the table or a seam at its end darkens both)."""
-    ax, ay = across
-    nx, ny = -ay, ax
-    off = thickness / 2 + 2.0
-    reach = int(2.5 * length) + 4
-    s = np.arange(-reach, reach + 1, dtype=np.float64)
-    hgt, wid = grey.shape
-    # four lines along the bar: two on it (half a pixel each side), two beside it
-    shifts = np.array([0.5, -0.5, off, -off])[:, None]
-    xs = _clamped(np.rint(centre[0] + shifts * nx + s * ax).astype(np.intp), 0, wid - 1)
-    ys = _clamped(np.rint(centre[1] + shifts * ny + s * ay).astype(np.intp), 0, hgt - 1)
-    v = grey[ys, xs].astype(np.float64)
-    line = np.minimum(v[0], v[1])
-    side = np.minimum(v[2], v[3])
-    on = (side - line >= max(6.0, p.bar_follow_dip * blobs.face)).tolist()
-    return max(length, _run_length(on, reach))
+    """How far the bar runs along its line in ``grey`` (at least ``length``; see
+    :func:`_bar_spans`, of which this is the one-bar case)."""
+    spans = _bar_spans(
+        p,
+        grey,
+        blobs,
+        cx=np.array([centre[0]]),
+        cy=np.array([centre[1]]),
+        ax=np.array([across[0]]),
+        ay=np.array([across[1]]),
+        length=np.array([length]),
+        thickness=np.array([thickness]),
+    )
+    return float(spans[0])
 
 
 def _bar_at(
@@ -3135,7 +3138,16 @@ def _bar_at(
 
     ax, ay = across
     dirs = np.array([[ax, ay], [-ax, -ay], [-ay, ax], [ay, -ax]], dtype=np.float64)
-    ext = _face_extents(labels, blobs, (cx, cy), dirs, reach=scan, own=lab, hole_cap=cap)
+    ext = _face_extents_many(
+        labels,
+        blobs,
+        np.array([cx]),
+        np.array([cy]),
+        dirs[None],
+        reach=np.array([scan], dtype=np.intp),
+        own=np.array([lab], dtype=np.intp),
+        hole_cap=np.array([cap]),
+    )[0]
     return _bar_of(
         p,
         lab,
@@ -3173,34 +3185,6 @@ def _scene_width(p: RecognitionParams, bars: list[_Bar]) -> float:
     """Median tile width over bars of plausible proportions (all bars if none is)."""
     ok = [b.width for b in bars if b.length >= p.bar_min_rel * b.width]
     return float(np.median(ok or [b.width for b in bars]))
-
-
-def _face_extents(
-    labels: I32,
-    blobs: _Blobs,
-    start: tuple[float, float],
-    directions: F64,
-    *,
-    reach: int,
-    own: int,
-    hole_cap: float,
-) -> F64:
-    """Per direction (rows of ``directions``, unit vectors), the distance from ``start`` to the
-    first pixel that is not tile face (white, the bar itself, or a small enclosed hole such
-    as a pip)."""
-    t = np.arange(reach + 1, dtype=np.float64)
-    xs = np.rint(start[0] + directions[:, :1] * t).astype(np.intp)
-    ys = np.rint(start[1] + directions[:, 1:] * t).astype(np.intp)
-    hgt, wid = labels.shape
-    inside = (xs >= 0) & (ys >= 0) & (xs < wid) & (ys < hgt)
-    lab = labels[_clamped(ys, 0, hgt - 1), _clamped(xs, 0, wid - 1)]
-    face = inside & (
-        (lab == 0) | (lab == own) | (blobs.enclosed[lab] & (blobs.area[lab] <= hole_cap))
-    )
-    blocked = ~face
-    first = np.argmax(blocked, axis=1).astype(np.float64) - 0.5
-    out: F64 = np.where(blocked.any(axis=1), first, float(reach))
-    return out
 
 
 def _fill_gaps(
