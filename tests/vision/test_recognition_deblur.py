@@ -14,10 +14,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.vision.test_recognition_blur import _problems, _still
 from vision.recognition import identify
-from vision.recognition.deblur import added_blur, blur_sigma, deblurred
+from vision.recognition.deblur import _high_percentile, added_blur, blur_sigma, deblurred
 from vision.recognition.params import RecognitionParams
 
 U8 = npt.NDArray[np.uint8]
@@ -96,6 +98,30 @@ def _bar_depth(img: U8) -> float:
         face = float(np.median(img[70:90, x0 + 8 : x0 + 32]))
         depths.append(face - float(img[99:102, x0 + 10 : x0 + 30].min(axis=0).mean()))
     return float(np.mean(depths))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(1, 200_000),
+    kind=st.sampled_from(["uniform", "few levels", "heavy tail", "mostly zero"]),
+    q=st.sampled_from([99.5, 99.9, 97.0]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_high_percentile_is_numpys_to_the_bit(n: int, kind: str, q: float, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    if kind == "uniform":
+        values = rng.random(n)
+    elif kind == "few levels":
+        values = rng.integers(0, 4, n).astype(np.float64)
+    elif kind == "heavy tail":
+        values = rng.exponential(1.0, n) ** 3
+    else:
+        values = np.zeros(n)
+        values[rng.integers(0, n, max(1, n // 300))] = rng.random(max(1, n // 300))
+    arr = values.astype(np.float32)
+    if n % 2 == 0:
+        arr = arr.reshape(-1, 2)  # a frame is 2-D
+    assert _high_percentile(arr, q) == float(np.percentile(arr, q))
 
 
 def test_deblurred_gives_a_one_pixel_bar_back_its_contrast() -> None:

@@ -30,8 +30,39 @@ def _gradient(grey: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     # not cv2.magnitude: its threads split the frame at varying places, and a vector and a
-    # scalar square root differ in the last bit, so the same frame gave another blur figure
-    return np.asarray(np.sqrt(gx * gx + gy * gy), dtype=np.float32)
+    # scalar square root differ in the last bit, so the same frame gave another blur figure.
+    # In place: the same sqrt(gx * gx + gy * gy), without three frame-sized temporaries.
+    np.multiply(gx, gx, out=gx)
+    np.multiply(gy, gy, out=gy)
+    np.add(gx, gy, out=gx)
+    return np.asarray(np.sqrt(gx, out=gx), dtype=np.float32)
+
+
+def _high_percentile(values: npt.NDArray[np.float32], q: float) -> float:
+    """``np.percentile(values, q)`` for a high ``q`` (linear), to the bit, without sorting the
+    whole frame: only the values above a bound taken from a sample are partitioned (the bound
+    is checked to leave every value needed above it, else the whole array is used)."""
+    flat = values.ravel()
+    n = flat.size
+    x = (n - 1) * (q / 100.0)  # numpy's virtual index for "linear"
+    lo = math.floor(x)
+    need = n - lo  # the order statistics lo, lo + 1, ... up to the largest
+    step = 64
+    if n < 64 * step or lo + 1 >= n:
+        return float(np.percentile(values, q))
+    sample = flat[::step]
+    # a bound well below the q-th percentile of the sample (the sample's q-th, less 4 need's
+    # worth of its elements): the values above it are few, and include all that are needed
+    k = max(0, sample.size - 1 - 4 * (need // step + 1))
+    bound = np.partition(sample, k)[k]
+    above = flat[flat >= bound]
+    if above.size < need:
+        return float(np.percentile(values, q))
+    i = above.size - need  # the lo-th smallest of the whole array is the i-th smallest here
+    part = np.partition(above, (i, i + 1))
+    pair = np.array([part[i], part[i + 1]], dtype=values.dtype)
+    # numpy interpolates with gamma = x - floor(x); on the pair the virtual index is gamma
+    return float(np.quantile(pair, x - lo))
 
 
 def blur_sigma(grey: U8, *, probe: float = 1.5, strong_rel: float = 0.5) -> float:
@@ -40,7 +71,7 @@ def blur_sigma(grey: U8, *, probe: float = 1.5, strong_rel: float = 0.5) -> floa
     the gradient at least ``strong_rel`` of the 99.5th percentile gradient."""
     g = grey.astype(np.float32)
     m1 = _gradient(g)
-    top = float(np.percentile(m1, 99.5))
+    top = _high_percentile(m1, 99.5)
     if top <= 0:
         return 0.0
     m2 = _gradient(np.asarray(cv2.GaussianBlur(g, (0, 0), probe), dtype=np.float32))
