@@ -19,8 +19,14 @@ Image = npt.NDArray[np.uint8]
 THUMB_SIZE = (80, 45)
 
 
-def thumbnail(image: Image, size: tuple[int, int] = THUMB_SIZE) -> npt.NDArray[np.int16]:
-    """Block-averaged grey thumbnail of a BGR or grey ``uint8`` image (``int16``, shape (h, w))."""
+def thumbnail(
+    image: Image, size: tuple[int, int] = THUMB_SIZE, *, video_range: bool = False
+) -> npt.NDArray[np.int16]:
+    """Block-averaged grey thumbnail of a BGR or grey ``uint8`` image (``int16``, shape (h, w)).
+
+    ``video_range``: ``image`` is a brightness plane in the video range (16-235), as most video
+    is coded; the thumbnail is stretched to the full range, as a BGR frame's grey is.
+    """
     import cv2
 
     w, h = size
@@ -30,6 +36,9 @@ def thumbnail(image: Image, size: tuple[int, int] = THUMB_SIZE) -> npt.NDArray[n
     small = cv2.resize(small, size, interpolation=cv2.INTER_AREA)
     if small.ndim == 3:
         small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    if video_range:
+        stretched = (small.astype(np.float32) - 16.0) * np.float32(255.0 / 219.0)
+        return np.asarray(np.clip(np.rint(stretched), 0, 255), dtype=np.int16)
     return np.asarray(small, dtype=np.int16)
 
 

@@ -740,7 +740,10 @@ class SceneWatcher:
     recognitions: int = 0
 
     def feed(self, frame: Frame) -> list[SceneEvent]:
-        thumb = thumbnail(frame.image)
+        if frame.luma is not None:  # the brightness alone, the frame not converted to BGR
+            thumb = thumbnail(frame.luma, video_range=not frame.luma_full_range)
+        else:
+            thumb = thumbnail(frame.image)
         if self._prev is None:
             score = 0.0
         else:

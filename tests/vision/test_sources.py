@@ -1,6 +1,7 @@
 """Frame sources: image folders, video files, corrupt input, cameras that are not there."""
 
 import sys
+import wave
 from pathlib import Path
 
 import cv2
@@ -8,9 +9,11 @@ import numpy as np
 import pytest
 
 from vision.errors import FrameSourceError
+from vision.motion import thumbnail
 from vision.sources import (
     CameraSource,
     FakeClock,
+    Frame,
     FrameSource,
     ImageSequenceSource,
     PiCameraSource,
@@ -180,3 +183,66 @@ def test_fake_clock_moves_only_when_told() -> None:
     assert clock.now() == 1.5
     clock.set(10.0)
     assert clock.now() == 10.0
+
+
+def _gradient_video(path: Path, n: int, fourcc: str) -> None:
+    """Frames with every grey level and some colour, moving a little each frame."""
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*fourcc), 10.0, (320, 240))
+    assert writer.isOpened()
+    across = np.tile(np.linspace(0, 255, 320), (240, 1))
+    down = np.tile(np.linspace(0, 255, 240)[:, None], (1, 320))
+    for i in range(n):
+        frame = np.stack([np.roll(across, 8 * i, axis=1), down, 255 - across], axis=-1)
+        writer.write(frame.astype(np.uint8))
+    writer.release()
+
+
+@pytest.mark.parametrize(("fourcc", "suffix"), [("mp4v", ".mp4"), ("MJPG", ".avi")])
+def test_video_frames_are_what_opencv_reads(tmp_path: Path, fourcc: str, suffix: str) -> None:
+    """The BGR image a frame converts to when asked is, pixel for pixel, the frame OpenCV's own
+    reader gives; its brightness plane, thumbnailed, is that image's grey thumbnail."""
+    path = tmp_path / f"v{suffix}"
+    _gradient_video(path, 6, fourcc)
+    capture = cv2.VideoCapture(str(path))
+    with VideoFileSource(path) as src:
+        frames = list(src)
+    assert len(frames) == 6
+    for frame in frames:
+        ok, expected = capture.read()
+        assert ok
+        assert frame.luma is not None
+        assert frame.luma.shape == expected.shape[:2]
+        from_luma = thumbnail(frame.luma, video_range=not frame.luma_full_range)
+        from_bgr = thumbnail(frame.image)
+        assert np.array_equal(frame.image, expected)
+        # the two differ by rounding and by colours clipped in BGR; motion counts only
+        # differences over 6 grey levels between frames
+        assert np.abs(from_luma - from_bgr).max() <= 3
+    capture.release()
+    assert frames[0].luma_full_range is (fourcc == "MJPG")  # JPEG codes the full range
+
+
+def test_frame_images_are_converted_once_and_only_when_asked() -> None:
+    made: list[int] = []
+
+    def convert() -> np.ndarray:
+        made.append(1)
+        return _solid(COLOURS[0])
+
+    frame = Frame(None, 0.5, 3, convert=convert, luma=np.zeros((120, 160), np.uint8))
+    assert made == []
+    assert frame.image is frame.image
+    assert made == [1]
+    with pytest.raises(ValueError, match="image"):
+        Frame(None, 0.0, 0)
+
+
+def test_a_file_with_no_video_stream(tmp_path: Path) -> None:
+    path = tmp_path / "sound.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(8000)
+        w.writeframes(b"\x00\x00" * 800)
+    with pytest.raises(FrameSourceError, match="no video stream"):
+        VideoFileSource(path)
