@@ -76,7 +76,7 @@ class Frame:
     ``luma_full_range``, else the video range (16-235) most video is coded in.
     """
 
-    __slots__ = ("t_seconds", "index", "luma", "luma_full_range", "_image", "_convert")
+    __slots__ = ("_convert", "_image", "index", "luma", "luma_full_range", "t_seconds")
 
     def __init__(
         self,
