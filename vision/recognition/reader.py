@@ -148,6 +148,7 @@ def identify(
             tiles = _read_outlines(
                 p, crop, threshold, tiles=tiles, width=width, spots=first[2], blanks=True
             )
+            tiles += _gap_blanks(p, crop, threshold, tiles, width)
             if _blank_room(crop, threshold, tiles, width):
                 tiles += _blanks_at_other_widths(
                     p, crop, threshold, tiles=tiles, width=width, spots=first[2]
@@ -209,6 +210,7 @@ def identify(
             tiles = _swapped(p, tiles, plain, spots, width)
             tiles = _surer(p, tiles, plain, width, seen=crop)
             tiles += _joining(p, sharp, threshold, tiles, plain)
+            tiles += _blanks_seen(p, [t for t in plain if not _clashes(p, t, tiles)], crop, sharp)
             spare = plain
         elif room := _room_left(p, crop, threshold, tiles, width):
             # every pip explained, but a double's room (or a square of face) left empty:
@@ -1293,26 +1295,66 @@ def _gap_in_line(
     crop: U8, threshold: int, tiles: list[TileReading], width: float, aspect: float
 ) -> bool:
     """Whether two tiles read lie end to end in a line a tile width apart, with face between
-    them and no tile read there: the room of a double laid crosswise, unread. A double blank
-    there between two blank halves (seed 29's 0494) leaves a square of free face too small
-    for :func:`_blank_room` once the tiles either side are read a pixel or two long, and
-    looking everywhere at that size costs half again on frames in focus."""
+    them and no tile read there: the room of a double laid crosswise, unread (see
+    :func:`_line_gaps`)."""
+    return bool(_line_gaps(crop, threshold, tiles, width, aspect))
+
+
+def _line_gaps(
+    crop: U8, threshold: int, tiles: list[TileReading], width: float, aspect: float
+) -> list[tuple[F64, F64]]:
+    """``(centre, along the line)`` of each room of a double laid crosswise, unread: two
+    tiles read end to end in a line about a tile width apart, face between them and no tile
+    read there. A double blank there between two blank halves (seed 29's 0494) leaves a
+    square of free face too small for :func:`_blank_room` once the tiles either side are
+    read a pixel or two long, and looking everywhere at that size costs half again on frames
+    in focus. The room is looked for from half a tile width: thick tiles seen from a tilted
+    camera read wider than their faces (their visible sides), and a line running away from
+    it is foreshortened, both of which shorten the room measured in the scene's widths (seed
+    122's 0589: 0.63 of one, a crosswise 0-0 between two blank halves, tilt 18 degrees)."""
     if width <= 0 or len(tiles) < 2:
-        return False
+        return []
     centre, u = _axes(tiles)
     rel = centre[None, :, :] - centre[:, None, :]  # (tile, other, xy)
     along = np.abs((rel * u[:, None, :]).sum(axis=-1))
     across = np.abs(rel[..., 1] * u[:, None, 0] - rel[..., 0] * u[:, None, 1])
     gap = along / width - aspect  # between the two tiles' near ends, in tile widths
-    pairs = (np.abs(u @ u.T) > 0.95) & (across < 0.25 * width) & (gap > 0.7) & (gap < 1.3)
+    pairs = (np.abs(u @ u.T) > 0.95) & (across < 0.25 * width) & (gap > 0.5) & (gap < 1.3)
+    rooms: list[tuple[F64, F64]] = []
     for i, j in zip(*np.nonzero(np.triu(pairs)), strict=True):
         mid = (centre[i] + centre[j]) / 2
         if np.hypot(*(centre - mid).T).min() < 0.75 * width:
             continue  # a tile read there (the double, or one beside the line)
         # the double's bar, if it is one, runs along the line through the middle
         if _face_share(crop, threshold, mid, u[i], 0.25 * width) >= 0.75:
-            return True
-    return False
+            rooms.append((mid, u[i]))
+    return rooms
+
+
+def _gap_blanks(
+    p: RecognitionParams, crop: U8, threshold: int, tiles: list[TileReading], width: float
+) -> list[TileReading]:
+    """Double blanks read in the rooms of :func:`_line_gaps` still empty: placed across the
+    line, centred between the tiles either side, kept with their bar seen and clear of every
+    tile read. Their neighbours, read at the scene's width (a thick tile's visible side
+    widens it), can reach a few pixels into such a room on both sides, which then has no
+    space for the outline stage to fit a tile of that width (seed 122's 0589)."""
+    rooms = _line_gaps(crop, threshold, tiles, width, p.tile_aspect)
+    if not rooms:
+        return []
+    labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
+    proposals = [
+        _placed((float(mid[0]), float(mid[1])), (-float(u[1]), float(u[0])), width, measured=False)
+        for mid, u in rooms
+    ]
+    read = _read_places(
+        p, crop, labels, blobs, proposals, threshold=threshold, width=width, lattice=True
+    )
+    found: list[TileReading] = []
+    for t in _blanks_seen(p, read, crop):
+        if not _clashes(p, t, tiles + found):
+            found.append(t)
+    return found
 
 
 def _face_share(crop: U8, threshold: int, centre: F64, axis: F64, half_side: float) -> float:
