@@ -123,7 +123,7 @@ def identify(
         return SceneReading(tiles=(), width=w, height=h)
     x0, y0, x1, y1 = roi
     crop = grey[y0:y1, x0:x1]
-    first = _read_crop(p, crop, threshold)
+    first = _carved_first(p, crop, threshold, _read_crop(p, crop, threshold))
     sharp = None
     spare: list[TileReading] = []  # the other reading of a deconvolved frame
     if (
@@ -287,6 +287,35 @@ def identify(
         width = float(np.median([_tile_width(t) for t in kept]))  # placed by outlines alone
     length = width * p.tile_aspect if kept else 0.0
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+
+
+def _carved_first(
+    p: RecognitionParams, crop: U8, threshold: int, first: tuple[list[TileReading], float, F64]
+) -> tuple[list[TileReading], float, F64]:
+    """The first reading, with the tiles whose bar runs into the seams beside them (see
+    :func:`_carved_tiles`) where they explain every pip-like spot it left unexplained.
+
+    A double laid crosswise in a line touches the tiles either side with its long sides: its
+    bar runs into the seams there and joins the table, so the first reading finds no bar and
+    leaves its pips unexplained, which sends a frame in focus through the blur measure and the
+    looks before the stage that carves its bar reads it (the shipped fixture's 3-3, in 19 of
+    its 24 settled frames: about 80 ms a 1080p frame). Looked at first, round the groups of
+    spots left, it costs about 10 ms. Where carving leaves spots unexplained, the first
+    reading is kept as it was (a blurred frame goes on as before)."""
+    tiles, width, spots = first
+    left = _unexplained(spots, tiles)
+    if width <= 0 or not tiles or left.shape[0] < 2 or left.shape[0] > p.look_max_spots:
+        return first
+    added: list[TileReading] = []
+    for bx0, by0, bx1, by1 in _clusters(left, 2 * width, crop.shape):
+        part = crop[by0:by1, bx0:bx1]
+        labels, blobs = _dark_regions(p, part, threshold)
+        known = [_shifted(t, -bx0, -by0) for t in tiles + added]
+        found = _carved_tiles(p, part, labels, blobs, tiles=known, width=width)
+        added += [_shifted(t, bx0, by0) for t in found]
+    if not added or _unexplained(left, added).shape[0] >= 2:
+        return first
+    return tiles + added, width, spots
 
 
 def _blanks_seen(p: RecognitionParams, tiles: list[TileReading], *frames: U8) -> list[TileReading]:
