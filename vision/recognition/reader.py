@@ -510,7 +510,8 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
     pair of middles its 6 lacks 0.41 in the frame as it was). Nor is a half right whose
     pips are darker than its face by less than ``pip_min_darkness_rel`` of what the scene's
     median half's are (two or more halves with pips): deconvolved, a blank half's JPEG
-    blocks can ring into pips."""
+    blocks can ring into pips. Nor is a blank half right whose centre is darker than
+    ``centre_pip_min_contrast`` of what those pips are: a pip lies there uncounted."""
     if not tiles:
         return []
     pips = np.array([t.pips for t in tiles], dtype=np.int64)  # (T, 2)
@@ -524,6 +525,11 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
         median = float(np.median(level[pips > 0]))
         if median > 0:
             wrong |= ((pips > 0) & (level < p.pip_min_darkness_rel * median)).any(axis=1)
+            # a blank half with a pip at its centre, as dark as the scene's pips are but
+            # for ``centre_pip_min_contrast``: a 1's (or a 3's, a 5's) that went uncounted
+            # (seed 124's 0433: blur 1.5, a 1-0 carved in the frame as it was read "0-0")
+            dark_centre = level > p.centre_pip_min_contrast * median
+            wrong |= ((pips == 0) & dark_centre).any(axis=1)
     return [not bool(w) for w in wrong]
 
 
@@ -659,8 +665,9 @@ def _centre_darkness(
     centre is in ``crop``, as a fraction of what its corner pips are (all four, or the
     darker diagonal of a 2 or a 3; NaN for a 0 or a 1, or where the corners are no darker
     than the face); how much darker than the face its pips are (its corner pips as above, a
-    1's centre), as a fraction of the face; and the lighter of its two pairs of middles of
-    the sides (each pair's mean), as a fraction of its corners like the centre. The face is
+    1's centre; a 0's centre, where a pip would be uncounted), as a fraction of the face;
+    and the lighter of its two pairs of middles of the sides (each pair's mean), as a
+    fraction of its corners like the centre. The face is
     the 90th percentile of a 7x7 grid over the half; each pip place is the darkest of a
     small cross of samples (see ``_CENTRE_SAMPLES``). All halves in one numpy pass."""
     half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)  # (T,2,2)
@@ -688,7 +695,7 @@ def _centre_darkness(
     with np.errstate(divide="ignore", invalid="ignore"):
         out: F64 = np.where((pips >= 2) & (ref > 0), centre / ref, np.nan)
         sides: F64 = np.where((pips >= 2) & (ref > 0), lighter / ref, np.nan)
-    level: F64 = np.where(pips == 1, centre, ref) / np.maximum(face, 1.0)
+    level: F64 = np.where(pips <= 1, centre, ref) / np.maximum(face, 1.0)
     return out, level, sides
 
 
