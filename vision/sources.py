@@ -166,6 +166,8 @@ _LUMA_FIRST = frozenset(
     | {f"yuv{s}p" for s in ("420", "422", "440", "444")}
     | {f"yuvj{s}p" for s in ("420", "422", "440", "444")}
 )
+#: FFmpeg's AVCOL_RANGE_JPEG: a brightness plane in the full 0-255 range
+_JPEG_RANGE = 2
 
 
 def _video_frame(decoded: Any, t_seconds: float, index: int) -> Frame:
@@ -185,10 +187,6 @@ def _video_frame(decoded: Any, t_seconds: float, index: int) -> Frame:
         luma=rows[:, : decoded.width],
         luma_full_range=full,
     )
-
-
-#: FFmpeg's AVCOL_RANGE_JPEG: the full 0-255 range
-_JPEG_RANGE = 2
 
 
 class VideoFileSource(_Closing):

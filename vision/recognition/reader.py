@@ -38,13 +38,15 @@ How it reads a frame (no board, camera or colour knowledge; the scale comes from
    that are left are tiled once more at the shape of a tile far from a tilted camera,
    lying along its view (0.91 w x 1.78 w), kept only with the table beyond both ends.
 
-*Blur*: when the first reading (steps 1-4) leaves pip-like spots unread, the frame's blur is
-measured; a blurred crop is deconvolved (:mod:`vision.recognition.deblur`) and steps 1-7 read
-that instead, then step 7 runs once more on the crop as it was. A double blank read there, or
-placed by its outline, needs a straight bar seen across its middle. A tile that leaves a lone
-square of face beyond an end was read across a seam and is read again half a tile either way
-(:func:`_unstraddled`; in focus too, where a double lies with face beyond an end), and where
-one is, step 7 runs again round it. See :func:`identify`.
+*Blur*: when the first reading (steps 1-4) leaves pip-like spots unread, and carving round
+them (as in step 6: a crosswise double's bar run into the seams, :func:`_carved_first`) does
+not explain them all, the frame's blur is measured; a blurred crop is deconvolved
+(:mod:`vision.recognition.deblur`) and steps 1-7 read that instead, then step 7 runs once
+more on the crop as it was. A double blank read there, or placed by its outline, needs a
+straight bar seen across its middle. A tile that leaves a lone square of face beyond an end
+was read across a seam and is read again half a tile either way (:func:`_unstraddled`; in
+focus too, where a double lies with face beyond an end), and where one is, step 7 runs
+again round it. See :func:`identify`.
 
 Letter boxes, logos and markers fail the cleanliness or layout checks. Printed pictures of
 dominoes with clean faces do look like tiles from above (they are flat, but that is not
