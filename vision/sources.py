@@ -77,6 +77,12 @@ class Frame:
     """
 
     __slots__ = ("_convert", "_image", "index", "luma", "luma_full_range", "t_seconds")
+    t_seconds: float
+    index: int
+    luma: Image | None
+    luma_full_range: bool
+    _image: Image | None
+    _convert: Callable[[], Image] | None
 
     def __init__(
         self,
@@ -90,18 +96,24 @@ class Frame:
     ) -> None:
         if image is None and convert is None:
             raise ValueError("a frame needs its image or a way to make it")
-        self.t_seconds = t_seconds
-        self.index = index
-        self.luma = luma
-        self.luma_full_range = luma_full_range
-        self._image = image
-        self._convert = None if image is not None else convert
+        init = object.__setattr__  # a frame is read-only once made (see __setattr__)
+        init(self, "t_seconds", t_seconds)
+        init(self, "index", index)
+        init(self, "luma", luma)
+        init(self, "luma_full_range", luma_full_range)
+        init(self, "_image", image)
+        init(self, "_convert", None if image is not None else convert)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Frame is read-only: cannot set {name}")
 
     @property
     def image(self) -> Image:
         if self._image is None:
             assert self._convert is not None  # __init__ holds one of the two
-            self._image, self._convert = self._convert(), None
+            object.__setattr__(self, "_image", self._convert())
+            object.__setattr__(self, "_convert", None)
+        assert self._image is not None
         return self._image
 
     def __repr__(self) -> str:

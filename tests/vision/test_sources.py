@@ -233,6 +233,8 @@ def test_frame_images_are_converted_once_and_only_when_asked() -> None:
     assert made == []
     assert frame.image is frame.image
     assert made == [1]
+    with pytest.raises(AttributeError, match="read-only"):
+        frame.index = 4
     with pytest.raises(ValueError, match="image"):
         Frame(None, 0.0, 0)
 
