@@ -277,6 +277,8 @@ def identify(
         tiles, seen = _peak_readings(p, crop, tiles, seen)
     if not all(seen):
         tiles, seen = _nudged_readings(p, crop, threshold, tiles, seen)
+        tiles = _relatticed(p, crop, threshold, tiles, seen, width=width, spots=all_spots)
+        seen = [True] * len(tiles)
     kept = [
         _shifted(t, x0, y0)
         for t, ok in zip(tiles, seen, strict=True)
@@ -289,6 +291,34 @@ def identify(
         width = float(np.median([_tile_width(t) for t in kept]))  # placed by outlines alone
     length = width * p.tile_aspect if kept else 0.0
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
+
+
+def _relatticed(
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    tiles: list[TileReading],
+    seen: list[bool],
+    *,
+    width: float,
+    spots: F64,
+) -> list[TileReading]:
+    """The tiles of ``tiles`` the checks passed (``seen``), plus the tiles the pip lattice
+    (see :func:`_lattice_tiles`, strict then loose) places on the pips they leave
+    unexplained, where those pass the checks too. A tile read across two (half of each)
+    held the room of a tile the lattice would have placed, and was refused only after: what
+    replaced it leaves that room free (seed 130's 0213: a crosswise 6-6 at blur 1.5, its
+    right pip column and the 6 of the 6-4 beside it read "4-5" at the lattice stage, the
+    6-6 left out; the "4-5" refused for its centres and replaced by the 6-4)."""
+    kept = [t for t, ok in zip(tiles, seen, strict=True) if ok]
+    if width <= 0 or len(kept) == len(tiles):
+        return kept
+    more = kept
+    for loose in (False, True):
+        more = _lattice_tiles(p, crop, threshold, tiles=more, width=width, spots=spots, loose=loose)
+    added = more[len(kept) :]
+    passed = _centres_seen(p, crop, more)[len(kept) :]
+    return kept + [t for t, ok in zip(added, passed, strict=True) if ok]
 
 
 def _carved_first(
