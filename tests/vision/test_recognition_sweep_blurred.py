@@ -786,3 +786,13 @@ def test_a_tile_refused_after_the_lattice_stage_frees_the_room_it_held() -> None
     in its place; the 6-6 was left out. Once tiles are refused, the lattice looks again at
     the pips the tiles kept leave unexplained."""
     assert sweep_misses(213, seed=130) == ([], 0)
+
+
+def test_a_small_double_blank_over_a_tile_with_pips_is_a_seam_at_a_turn() -> None:
+    """White tiles on slate, 720p, blur 1.5, JPEG 75 (seed 142's 0563, held out): a 6-0 runs
+    up to a turn and the 0-3 lies across it, blank half to blank half. Deconvolved, the
+    seam between the two blanks is the only bar found, and reads as a "0-0" 17.2 px wide in
+    a scene of 21.1, over half the 6-0's blank: it held the 0-3's room to the end. A double
+    blank read that much narrower than the scene, overlapping a tile with pips, is dropped,
+    and the pip lattice places the 0-3."""
+    assert sweep_misses(563, seed=142) == ([], 0)
