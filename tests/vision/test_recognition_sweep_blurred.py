@@ -792,7 +792,16 @@ def test_a_small_double_blank_over_a_tile_with_pips_is_a_seam_at_a_turn() -> Non
     """White tiles on slate, 720p, blur 1.5, JPEG 75 (seed 142's 0563, held out): a 6-0 runs
     up to a turn and the 0-3 lies across it, blank half to blank half. Deconvolved, the
     seam between the two blanks is the only bar found, and reads as a "0-0" 17.2 px wide in
-    a scene of 21.1, over half the 6-0's blank: it held the 0-3's room to the end. A double
-    blank read that much narrower than the scene, overlapping a tile with pips, is dropped,
-    and the pip lattice places the 0-3."""
+    a scene of 21.1, over half the 6-0's blank: it held the 0-3's room to the end. A tile
+    read that much narrower than the scene, overlapping a tile read at about its width, is
+    dropped, and the pip lattice places the 0-3."""
     assert sweep_misses(563, seed=142) == ([], 0)
+
+
+def test_a_small_tile_over_a_tile_read_at_the_scenes_width_is_dropped() -> None:
+    """White tiles on green, 720p, blur 0.6, heavy noise (seed 143's 0270, held out): a
+    crosswise 2-2 between a 2-0 and a 4-2 was left unread, and a "1-0" 14 px wide in a
+    scene of 21 (0.35), over the 2-2's pips and the 2-4 beside it, was reported: a false
+    tile. A tile read that much narrower than the scene, overlapping a tile read at about
+    its width, is dropped, and the pip lattice places the 2-2."""
+    assert sweep_misses(270, seed=143) == ([], 0)

@@ -243,7 +243,7 @@ def identify(
                 p, crop, threshold, tiles, width, seen=sharp, spots=again[2], blanks=True
             )
     all_spots = first[2] if sharp is None else np.vstack([first[2], again[2]])
-    tiles = _small_blanks_dropped(p, tiles, width)
+    tiles = _small_tiles_dropped(p, tiles, width)
     for _ in range(2):
         # once more where tiles were added: one can close the end of another (seed 24's
         # 0599: a 6-2 between two crosswise doubles, the 6-6 unread until this stage)
@@ -294,27 +294,22 @@ def identify(
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
 
 
-def _small_blanks_dropped(
+def _small_tiles_dropped(
     p: RecognitionParams, tiles: list[TileReading], width: float
 ) -> list[TileReading]:
-    """``tiles`` without the double blanks read more than ``look_width_agree_rel`` narrower
-    than the scene's ``width`` that overlap a tile with pips (see :func:`_clashes`): a
-    double blank explains no pip, only its bar vouches for it, and the seam between two
-    blank halves end to end at a turn is a perfect bar; read there, it is as wide as the
-    half across the seam, not a tile (seed 142's 0563: blur 1.5, a 6-0 up to a turn and
-    the 0-3 across it, their blank halves read as a "0-0" of 17.2 px in a scene of 21.1,
-    over half the 6-0's blank, holding the 0-3's room). The pip lattice (see
-    :func:`_lattice_tiles`) can then place the tile across the seam."""
+    """``tiles`` without those read more than ``look_width_agree_rel`` narrower than the
+    scene's ``width`` that overlap a tile read at about its width (see :func:`_clashes`):
+    read from a seam or a half's pips, not a tile, each held the room of the tile the pip
+    lattice (see :func:`_lattice_tiles`) places once it is gone. Seed 142's 0563 (blur
+    1.5): the seam between two blank halves end to end at a turn, a perfect bar, read as a
+    "0-0" of 17.2 px in a scene of 21.1, over half the 6-0's blank, in the 0-3's room. Seed
+    143's 0270 (blur 0.6, heavy noise): a "1-0" of 14 px at 0.35 over a crosswise 2-2's
+    pips and the 2-4 beside it."""
     if width <= 0:
         return tiles
-    with_pips = [t for t in tiles if _pips(t) > 0]
-    return [
-        t
-        for t in tiles
-        if _pips(t) > 0
-        or _tile_width(t) >= (1 - p.look_width_agree_rel) * width
-        or not _clashes(p, t, with_pips)
-    ]
+    small = [_tile_width(t) < (1 - p.look_width_agree_rel) * width for t in tiles]
+    sized = [t for t, s in zip(tiles, small, strict=True) if not s]
+    return [t for t, s in zip(tiles, small, strict=True) if not s or not _clashes(p, t, sized)]
 
 
 def _relatticed(
