@@ -264,6 +264,7 @@ def identify(
     )
     tiles = [t for t, off in zip(tiles, _across_two(tiles), strict=True) if not off]
     frames = [crop] if sharp is None else [sharp, crop]
+    tiles = _read_side_by_side(p, frames, threshold, tiles=tiles, spots=all_spots, width=width)
     left = _unexplained(all_spots, tiles)
     if left.shape[0] and width > 0:
         tiles = _regrown(p, frames, threshold, tiles=tiles, spots=left, width=width)
@@ -449,6 +450,109 @@ def _regrown(
             if got:
                 out = [*rest, max(got, key=lambda r: r.confidence)]
                 break
+    return out
+
+
+#: where a tile through a half without pips beside it is read (see :func:`_read_side_by_side`),
+#: in tile widths along its axis from half a width off the half's centre
+_SIDE_NUDGES = (0.0, -0.15, -0.3, -0.45, 0.15)
+
+
+def _read_side_by_side(
+    p: RecognitionParams,
+    frames: list[U8],
+    threshold: int,
+    *,
+    tiles: list[TileReading],
+    spots: F64,
+    width: float,
+) -> list[TileReading]:
+    """``tiles`` with each tile read across two tiles lying side by side replaced by the
+    two. Two tiles side by side, long side to long side and staggered by a half, put a half
+    of each beside the other's half, and the seam between them is a bar: a tile read there
+    has one half of each, and the other halves lie beside it, a width across its axis, on
+    either side. Their pips are unexplained (a blank half has none), and the lattice places
+    no tile on them, the room being taken. So a tile with unexplained spots beside a half,
+    between half a width and a width and a half off its axis, is read again as the two
+    tiles square to it through its halves, at the scene's width (the half without spots
+    beside it on the other side, then on the same one), in the first of ``frames`` that
+    reads both: they replace it where they clash with no other tile, and explain more of
+    ``spots`` (seed 147's 0044: blur 1.5, a "0-6" across a 4-0 and the 1-6 under it, the
+    4 and the 1 beside it; 0029, in focus: a "0-0" across a 0-5's blank and a crosswise 0-0,
+    the 5 beside it)."""
+    left = _unexplained(spots, tiles)
+    if width <= 0 or left.shape[0] == 0:
+        return tiles
+    out = list(tiles)
+    regions: dict[int, tuple[I32, _Blobs]] = {}  # per frame, made where first needed
+    for t in tiles:
+        axis = _half_axis(t)
+        if axis is None or abs(_tile_width(t) / width - 1) > p.width_tolerance_rel:
+            continue
+        u = np.array(axis)
+        v = np.array([-u[1], u[0]])
+        halves = [np.array(h.center) for h in t.halves]
+        # per half: the side (along v) its unexplained spots lie on, 0 for none
+        sides = []
+        for h in halves:
+            d = left[:, :2] - h
+            a, b = d @ u, d @ v
+            beside = (np.abs(a) <= 0.5 * width) & (np.abs(b) >= 0.5 * width)
+            beside &= np.abs(b) <= 1.5 * width
+            sides.append(int(np.sign(b[beside].sum())) if beside.any() else 0)
+        if not any(sides):
+            continue
+        choices = [
+            (sides[0] or s, sides[1] or s) for s in (-(sides[0] or sides[1]), sides[0] or sides[1])
+        ]
+        rest = [k for k in out if k is not t]
+        before = _unexplained(spots, out).shape[0]
+        got = None
+        for k, frame in enumerate(frames):
+            if k not in regions:
+                regions[k] = _dark_regions(p, frame, threshold, half_dark=True)
+            labels, blobs = regions[k]
+            for sa, sb in dict.fromkeys(choices):
+                # a tile through a half with pips beside it is centred on them when read; one
+                # through a half without is read a few places along (a crosswise double in
+                # the line beside lies staggered by less than a half)
+                pair = [
+                    _read_places(
+                        p,
+                        frame,
+                        labels,
+                        blobs,
+                        [
+                            _placed(
+                                tuple(h + s * (0.5 + d) * width * v),
+                                tuple(v),
+                                width,
+                                measured=False,
+                            )
+                            for d in (_SIDE_NUDGES if spotless else (0.0,))
+                        ],
+                        threshold=threshold,
+                        width=width,
+                    )
+                    for h, s, spotless in (
+                        (halves[0], sa, not sides[0]),
+                        (halves[1], sb, not sides[1]),
+                    )
+                ]
+                if not all(pair):
+                    continue
+                two = [max(r, key=lambda r: r.confidence) for r in pair]
+                if (
+                    not _clashes(p, two[0], [two[1]])
+                    and not any(_clashes(p, r, rest) for r in two)
+                    and _unexplained(spots, rest + two).shape[0] < before
+                ):
+                    got = two
+                    break
+            if got:
+                break
+        if got:
+            out = rest + got
     return out
 
 
