@@ -61,7 +61,7 @@ import functools
 import itertools
 import logging
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -404,6 +404,18 @@ LONE_FACE_WIDTH_REL = 0.95
 REGROW_BELOW = 0.9
 
 
+def _regions_of(
+    p: RecognitionParams, frames: list[U8], threshold: int
+) -> Callable[[int], tuple[I32, _Blobs]]:
+    """The dark regions (``half_dark``) of ``frames[k]``, made where first asked for."""
+
+    @cache
+    def regions(k: int) -> tuple[I32, _Blobs]:
+        return _dark_regions(p, frames[k], threshold, half_dark=True)
+
+    return regions
+
+
 def _regrown(
     p: RecognitionParams,
     frames: list[U8],
@@ -424,7 +436,7 @@ def _regrown(
     frame, its 2's pips just beyond its end and side; read again at the scene's width,
     centred on its pips, it reads 2-0)."""
     out = list(tiles)
-    regions: dict[int, tuple[I32, _Blobs]] = {}  # per frame, made where first needed
+    regions = _regions_of(p, frames, threshold)
     for t in tiles:
         if 0 not in t.pips or _tile_width(t) >= REGROW_BELOW * width:
             continue
@@ -436,9 +448,7 @@ def _regrown(
         place = _pose_proposal(TilePose(t.center, axis, 0.0), 0.0, 0.0, width)
         beside = int(near.sum())
         for k, frame in enumerate(frames):
-            if k not in regions:
-                regions[k] = _dark_regions(p, frame, threshold, half_dark=True)
-            labels, blobs = regions[k]
+            labels, blobs = regions(k)
             got = [
                 r
                 for r in _read_places(
@@ -484,7 +494,7 @@ def _read_side_by_side(
     if width <= 0 or left.shape[0] == 0:
         return tiles
     out = list(tiles)
-    regions: dict[int, tuple[I32, _Blobs]] = {}  # per frame, made where first needed
+    regions = _regions_of(p, frames, threshold)
     for t in tiles:
         axis = _half_axis(t)
         if axis is None or abs(_tile_width(t) / width - 1) > p.width_tolerance_rel:
@@ -509,9 +519,7 @@ def _read_side_by_side(
         before = _unexplained(spots, out).shape[0]
         got = None
         for k, frame in enumerate(frames):
-            if k not in regions:
-                regions[k] = _dark_regions(p, frame, threshold, half_dark=True)
-            labels, blobs = regions[k]
+            labels, blobs = regions(k)
             for sa, sb in dict.fromkeys(choices):
                 # a tile through a half with pips beside it is centred on them when read; one
                 # through a half without is read a few places along (a crosswise double in
