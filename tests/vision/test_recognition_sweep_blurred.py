@@ -814,3 +814,12 @@ def test_a_tile_read_across_two_tiles_side_by_side_gives_way_to_them() -> None:
     1 beside it unexplained. Read again through its halves, square to it, the two tiles
     replace it."""
     assert sweep_misses(44, seed=147) == ([], 0)
+
+
+def test_a_tile_with_pips_all_larger_than_the_scenes_counts_each_once() -> None:
+    """Ivory tiles on blue, 720p, blur 1.5, camera tilted 16 degrees (seed 177's 0439, held
+    out): a revealed 5-5, nearer the camera, is 26 px wide among tiles of 22, and its pips
+    are 22-24 px in a scene whose pip is 14. One of them, 1.7 times the scene's pip, was
+    counted as two pips run together, and the tile was read "6-6" (a wrong score). Its ten
+    round pips alike in area are what each counts by."""
+    assert sweep_misses(439, seed=177) == ([], 0)

@@ -166,6 +166,12 @@ class RecognitionParams:
     pip_min_ref_ratio: float = 0.5
     #: A dark blob this many times the scene's median pip area counts as several touching pips.
     pip_merge_ratio: float = 1.7
+    #: A tile with at least this many round pip candidates, the largest at most
+    #: ``pip_uniform_ratio`` times the smallest, one of them ``pip_merge_ratio`` times the
+    #: scene's pip area, has its pips counted by their median area (see
+    #: ``reader._proposal_pip_areas``).
+    pip_uniform_min: int = 4
+    pip_uniform_ratio: float = 1.35
     #: ... unless it is pale: its mean darkness below the face less than this fraction of
     #: the darkness at the centres of the single pips there. The same holds for a streak
     #: (longer than ``pip_max_aspect`` times its thickness, under 0.6 of a pip across).
