@@ -420,3 +420,13 @@ def test_a_tile_read_across_a_tile_and_a_crosswise_double_side_by_side_gives_way
     tile with unexplained pips a width off its axis is read again as the two tiles through
     its halves, square to it (the one without pips beside it a few places along)."""
     assert sweep_misses(29, seed=147) == ([], 0)
+
+
+def test_a_double_blank_another_width_reads_is_kept_where_no_tile_holds_its_room() -> None:
+    """White tiles 6 mm thick on green, 720p, in focus, JPEG 75 (seed 167's 0426, held
+    out): a 0-0 at a turn of the line, 22 px wide in a scene whose bars gave 26 (the
+    tiles' visible sides). Read at the scene's width its neighbours left no square of face
+    free for the later looks; the tiles' own width read it, but a double blank explains no
+    pip, and only tiles explaining pips were kept from another width. A double blank read
+    there with its bar, clear of every tile kept, is kept too."""
+    assert sweep_misses(426, seed=167) == ([], 0)

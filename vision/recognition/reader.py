@@ -299,18 +299,22 @@ def _small_tiles_dropped(
     p: RecognitionParams, tiles: list[TileReading], width: float
 ) -> list[TileReading]:
     """``tiles`` without those read more than ``look_width_agree_rel`` narrower than the
-    scene's ``width`` that overlap a tile read at about its width (see :func:`_clashes`):
-    read from a seam or a half's pips, not a tile, each held the room of the tile the pip
-    lattice (see :func:`_lattice_tiles`) places once it is gone. Seed 142's 0563 (blur
-    1.5): the seam between two blank halves end to end at a turn, a perfect bar, read as a
-    "0-0" of 17.2 px in a scene of 21.1, over half the 6-0's blank, in the 0-3's room. Seed
-    143's 0270 (blur 0.6, heavy noise): a "1-0" of 14 px at 0.35 over a crosswise 2-2's
-    pips and the 2-4 beside it."""
+    scene's ``width`` that overlap a tile read at about its width by more than
+    ``overlap_max_rel`` of their area (see :func:`_overlaps`): read from a seam or a half's
+    pips, not a tile, each held the room of the tile the pip lattice (see
+    :func:`_lattice_tiles`) places once it is gone. Seed 142's 0563 (blur 1.5): the seam
+    between two blank halves end to end at a turn, a perfect bar, read as a "0-0" of 17.2
+    px in a scene of 21.1, a third of it over the 6-0's blank, in the 0-3's room. Seed
+    143's 0270 (blur 0.6, heavy noise): a "1-0" of 14 px at 0.35, nearly half of it over a
+    crosswise 2-2's pips and the 2-4 beside it. A tile that only reaches a few pixels into a
+    neighbour read at the scene's width is one (seed 174's 0572: a crosswise 0-0 read 19 px
+    wide in a scene of 22.8, a pixel or two too far along its line, 0.15 of it over the 0-1
+    beside it)."""
     if width <= 0:
         return tiles
     small = [_tile_width(t) < (1 - p.look_width_agree_rel) * width for t in tiles]
     sized = [t for t, s in zip(tiles, small, strict=True) if not s]
-    return [t for t, s in zip(tiles, small, strict=True) if not s or not _clashes(p, t, sized)]
+    return [t for t, s in zip(tiles, small, strict=True) if not s or not _overlaps(p, t, sized)]
 
 
 def _relatticed(
@@ -900,7 +904,8 @@ def _read_rest(
     # there is kept too, clear of every tile kept (a tile placed at the wider scale can leave
     # no room for its neighbour at its own)
     rest = _unexplained(spots, best)
-    for other in [r for r in [*others, read] if r is not best]:
+    losers = [r for r in [*others, read] if r is not best]
+    for other in losers:
         # place by place too: where another width reads other pips in a tile's place, more
         # surely (seed 79's 0183: a 4-3 read 4-2 at 0.51 at the scene's width, its 3's
         # third pip joined to the bar and no spot, 4-3 at 0.70 and 0.74 at both others)
@@ -908,10 +913,20 @@ def _read_rest(
         rest = _unexplained(spots, best)
         for t in other:
             if rest.shape[0] == 0:
-                return best, best_width
+                break
             if _inside(rest, t).any() and not _clashes(p, t, best):
                 best = [*best, t]
                 rest = _unexplained(spots, best)
+        if rest.shape[0] == 0:
+            break
+    # a double blank explains no pip, so the count is blind to it: one another width reads
+    # (its bar seen, see _read_places), clear of every tile kept, is kept too (seed 167's
+    # 0426: a 0-0 at a turn, 22 px wide in a scene whose bars gave 26, its neighbours read
+    # at 26 leaving no square of face free for the later looks)
+    for other in losers:
+        for t in other:
+            if _pips(t) == 0 and not _clashes(p, t, best):
+                best = [*best, t]
     return best, best_width
 
 
