@@ -202,6 +202,10 @@ def identify(
                 clear = [t for t in other if not _clashes(p, t, tiles)]
                 tiles += [t for t in clear if _pips(t) > 0] + blanks
             else:
+                # place by place, a tile read across two that the frame as it was reads as
+                # the two, leaving fewer pips unexplained, gives way to them (seed 169's
+                # 0131: a "3-2" over a 6-3's 3 and the middle of the crosswise 3-3 beside it)
+                tiles = _swapped(p, tiles, plain, spots, width, across_two=True)
                 tiles = _surer(p, tiles, plain, width, seen=crop)
                 tiles += _joining(p, sharp, threshold, tiles, plain) + blanks
         elif len(_unexplained(np.vstack([first[2], again[2]]), tiles)) >= 2:
@@ -2445,9 +2449,18 @@ def _lattice_tiles(
         if not _clashes(p, t, tiles) and _unexplained(left, [t]).shape[0] < left.shape[0]
     ]
     closed = [_ends_closed(crop, threshold, tiles, t) for t in found]
-    found = [t for t, c in zip(found, closed, strict=True) if c] + _closed_chains(
-        crop, threshold, tiles, [t for t, c in zip(found, closed, strict=True) if not c], width
-    )
+    ends = [t for t, c in zip(found, closed, strict=True) if c]
+    open_ = [t for t, c in zip(found, closed, strict=True) if not c]
+    # a place closed so can close another's end in turn (seed 178's 0381: a crosswise 6-6
+    # and the 6-4 beside it, neither read before; the 6-6's ends are on the table, the
+    # 6-4's lie on the 6-6 and the 4-4 read)
+    while open_ and ends:
+        closed = [_ends_closed(crop, threshold, tiles + ends, t) for t in open_]
+        if not any(closed):
+            break
+        ends += [t for t, c in zip(open_, closed, strict=True) if c]
+        open_ = [t for t, c in zip(open_, closed, strict=True) if not c]
+    found = ends + _closed_chains(crop, threshold, tiles, open_, width)
     added = _add_missing(p, [], found, width)
     # two tiles side by side read across (a half of each, their seam for a bar) leave the
     # other halves' pips beside it unexplained: a tile placed so must leave none near it
