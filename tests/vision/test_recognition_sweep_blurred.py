@@ -849,3 +849,13 @@ def test_a_lattice_place_closed_by_another_placed_with_it_is_kept() -> None:
     pips unexplained beside it, and the 6-4 for the 6-6's face, free, beyond its end. A
     place whose ends the places kept close is kept too."""
     assert sweep_misses(381, seed=178) == ([], 0)
+
+
+def test_a_tile_holding_more_spots_than_it_counts_is_read_on_its_own_face() -> None:
+    """Ivory tiles 8 mm thick on walnut, 720p, blur 0.6, camera tilted 18 degrees (seed
+    191's 0489, held out): a revealed 5-0 near the camera, 24.2 px wide in a scene of 19,
+    its bar too pale to be ink. Placed by its outline at the scene's width and read as dark
+    peaks, it read "2-0" at 0.49 (a wrong score) with the 5's five pips inside it. A tile
+    holding more spots than it counts, on a face standing alone of another size, is read
+    again at that face's size."""
+    assert sweep_misses(489, seed=191) == ([], 0)
