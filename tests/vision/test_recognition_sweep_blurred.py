@@ -859,3 +859,11 @@ def test_a_tile_holding_more_spots_than_it_counts_is_read_on_its_own_face() -> N
     holding more spots than it counts, on a face standing alone of another size, is read
     again at that face's size."""
     assert sweep_misses(489, seed=191) == ([], 0)
+
+
+def test_the_markers_white_borders_do_not_set_the_strip_width() -> None:
+    """Ivory tiles on blue, 720p, blur 1.5 (seed 178's 0567, held out): a 1-6 and a
+    crosswise 6-6 alone, 21 px wide, no bar found and too few pips for their spacing. The
+    width came from the faces' strips, where the white borders of the four markers counted
+    too: 16 px, and no place at that width read a tile. Only faces holding a spot count."""
+    assert sweep_misses(567, seed=178) == ([], 0)
