@@ -4281,11 +4281,10 @@ def _proposal_pip_areas(
     median single pip near the proposals), or, where the proposal's halves hold at least
     ``pip_uniform_min`` round candidates (box aspect under 1.5) alike in area (the largest
     at most ``pip_uniform_ratio`` times the smallest), one of them large enough to count as
-    pips run together (``pip_merge_ratio``), their median: a
-    tile nearer a tilted camera, or standing higher (revealed tiles held up), has larger pips
-    than the line's, and pips running together are long or unlike the others. Counted by the
-    line's pip, each pip of seed 177's 0439 revealed 5-5 (26 px wide among 22 px tiles) was
-    1.6-1.7 of it, and one counted twice made it a "6-6"."""
+    pips run together (``pip_merge_ratio``), their median. A tile nearer a tilted camera has
+    larger pips than the line's, and pips running together are long or unlike the others.
+    Counted by the line's pip, each pip of seed 177's 0439 revealed 5-5 (26 px wide among 22
+    px tiles) was 1.6-1.7 of it, and one counted twice made it a "6-6"."""
     out: list[float] = []
     merged = p.pip_merge_ratio * ref_area
     for k in range(len(candidates) // 2):
