@@ -3002,8 +3002,14 @@ def _dark_regions(
         ink = min(float(threshold), p.ink_ratio * face)
         # Half-dark pixels stay dark inside broad dark areas (table, board) but not in the
         # one- or two-pixel bridges between ink marks.
-        eroded = cv2.erode(loose.view(np.uint8), np.ones((3, 3), np.uint8))
-        dark = ((grey <= ink) | (eroded > 0) | (loose & half_dark)).astype(np.uint8)
+        if half_dark:
+            dark = loose.astype(np.uint8)  # holds the other two: ink <= threshold
+        else:
+            # OpenCV's ops, not numpy's: the same mask (grey <= ink, an integer image), the
+            # 28-tile scene 5% faster (scripts/reader_ab.py, session 26)
+            eroded = cv2.erode(loose.view(np.uint8), np.ones((3, 3), np.uint8))
+            _, inked = cv2.threshold(grey, ink, 1, cv2.THRESH_BINARY_INV)
+            dark = cv2.bitwise_or(inked, eroded).view(np.uint8)
         if faint_scale > 0:
             marks = _faint_marks(p, grey, dark, threshold, scale=faint_scale, ratio=faint_ratio)
             dark |= marks.view(np.uint8)
