@@ -456,20 +456,41 @@ def _regrown(
         rest = [k for k in out if k is not t]
         place = _pose_proposal(TilePose(t.center, axis, 0.0), 0.0, 0.0, width)
         beside = int(near.sum())
+
+        def explains(r: TileReading, rest: list[TileReading] = rest, beside: int = beside) -> bool:
+            return (
+                not _clashes(p, r, rest)
+                and spots.shape[0] - _unexplained(spots, [r]).shape[0] >= beside
+            )
+
+        got = _first_read(
+            p, frames, regions, places=[(place, width)], threshold=threshold, keep=explains
+        )
+        if got is not None:
+            out = [*rest, got]
+    return out
+
+
+def _first_read(
+    p: RecognitionParams,
+    frames: list[U8],
+    regions: Callable[[int], tuple[I32, _Blobs]],
+    *,
+    places: list[tuple[_Proposal, float]],
+    threshold: int,
+    keep: Callable[[TileReading], bool],
+) -> TileReading | None:
+    """The surest tile ``keep`` accepts of the first place (and width) of ``places`` that a
+    frame of ``frames`` reads, the frames tried in order (``regions``: their dark regions,
+    see :func:`_regions_of`); ``None`` where none does."""
+    for place, size in places:
         for k, frame in enumerate(frames):
             labels, blobs = regions(k)
-            got = [
-                r
-                for r in _read_places(
-                    p, frame, labels, blobs, [place], threshold=threshold, width=width
-                )
-                if not _clashes(p, r, rest)
-                and spots.shape[0] - _unexplained(spots, [r]).shape[0] >= beside
-            ]
+            read = _read_places(p, frame, labels, blobs, [place], threshold=threshold, width=size)
+            got = [r for r in read if keep(r)]
             if got:
-                out = [*rest, max(got, key=lambda r: r.confidence)]
-                break
-    return out
+                return max(got, key=lambda r: r.confidence)
+    return None
 
 
 def _read_on_own_faces(
@@ -499,24 +520,18 @@ def _read_on_own_faces(
     for i in short:
         t = tiles[i]
         rest = [k for k in out if k is not t]
-        for place, size in _own_faces(p, frames[-1], threshold, t):
-            got: list[TileReading] = []
-            for k, frame in enumerate(frames):
-                labels, blobs = regions(k)
-                got = [
-                    r
-                    for r in _read_places(
-                        p, frame, labels, blobs, [place], threshold=threshold, width=size
-                    )
-                    if r.confidence > t.confidence
-                    and sorted(r.pips) != sorted(t.pips)
-                    and not _clashes(p, r, rest)
-                ]
-                if got:
-                    break
-            if got:
-                out = [*rest, max(got, key=lambda r: r.confidence)]
-                break
+
+        def surer(r: TileReading, t: TileReading = t, rest: list[TileReading] = rest) -> bool:
+            return (
+                r.confidence > t.confidence
+                and sorted(r.pips) != sorted(t.pips)
+                and not _clashes(p, r, rest)
+            )
+
+        places = _own_faces(p, frames[-1], threshold, t)
+        got = _first_read(p, frames, regions, places=places, threshold=threshold, keep=surer)
+        if got is not None:
+            out = [*rest, got]
     return out
 
 
