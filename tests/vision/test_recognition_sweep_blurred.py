@@ -867,3 +867,13 @@ def test_the_markers_white_borders_do_not_set_the_strip_width() -> None:
     width came from the faces' strips, where the white borders of the four markers counted
     too: 16 px, and no place at that width read a tile. Only faces holding a spot count."""
     assert sweep_misses(567, seed=178) == ([], 0)
+
+
+def test_a_chain_of_lattice_places_read_at_two_widths_is_followed() -> None:
+    """Ivory on green, 720p, blur 1.5, pips of 4 px (seed 207's 0315, held out): a 2-4, a
+    4-5 and a 5-6 in a line between a 2-1 and a crosswise 6-6, no bar seen. The pip lattice
+    places them and places across their seams (a 4-4 and a 5-5, just as sure); the walk
+    from one closed end to the other takes the line's tiles, but the 4-5 was read at two of
+    the widths tried and the walk, finding two next places, stopped: three tiles missed. A
+    place read twice is one place."""
+    assert sweep_misses(315, seed=207) == ([], 0)

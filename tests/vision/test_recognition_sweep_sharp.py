@@ -430,3 +430,13 @@ def test_a_double_blank_another_width_reads_is_kept_where_no_tile_holds_its_room
     pip, and only tiles explaining pips were kept from another width. A double blank read
     there with its bar, clear of every tile kept, is kept too."""
     assert sweep_misses(426, seed=167) == ([], 0)
+
+
+def test_the_gap_between_two_tiles_long_side_to_long_side_is_no_bar() -> None:
+    """Ivory tiles on slate, 720p, blur 0.6, tilted 18 degrees (seed 188's 0031, held out):
+    a revealed 5-0 above a 0-0, their bars paler than the face threshold. A fragment of the
+    gap between them (table-dark, two tile widths long) was taken for the bar of a "0-0"
+    standing across both, and the outline stage read the other halves as a "5-0" beside
+    it: the right identities in the wrong places, two tiles missed. A dark line that runs
+    twice a tile's width and opens onto the table is no bar."""
+    assert sweep_misses(31, seed=188) == ([], 0)

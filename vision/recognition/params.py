@@ -105,6 +105,11 @@ class RecognitionParams:
     #: A blurred bar is followed along its line while it is darker than the face on both
     #: sides of it by this fraction of the face brightness.
     bar_follow_dip: float = 0.1
+    #: A dark line followed (as above) this many tile widths or further, whose pixels at the
+    #: face threshold run out onto the table, is the gap between two tiles lying long side
+    #: to long side, not a bar (real bars ran at most 1.43 widths where they reached the
+    #: table at that threshold, in 450 rendered scenes).
+    seam_span_rel: float = 1.6
     #: Bar length as a fraction of the tile width measured across it.
     bar_min_rel: float = 0.25
     bar_max_rel: float = 0.98

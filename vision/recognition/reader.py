@@ -162,8 +162,12 @@ def identify(
         again = _read_crop(p, sharp, threshold)
         tiles, width = _read_rest(p, sharp, threshold, again, blurred=True)
         # deconvolution darkens any thin line: a double blank needs a straight bar square
-        # across its middle (the edge of a tile lying over another is none)
-        tiles = [t for t in tiles if _pips(t) > 0 or _bar_seen(p, sharp, t)]
+        # across its middle (the edge of a tile lying over another is none), seen in either
+        # frame (deconvolution also sharpens noise: seed 206's 0184, a lone 0-0 in dim light,
+        # its bar 8.6 times the face's unevenness as it was and 5.5 deconvolved)
+        tiles = [
+            t for t in tiles if _pips(t) > 0 or _bar_seen(p, sharp, t) or _bar_seen(p, crop, t)
+        ]
         tiles = _unstraddled(p, sharp, threshold, tiles, width)
         # the outline stage was made for blur: what deconvolution left unread, it tries on
         # the frame as it was (where the pips' spacing set the width, at the bars' too: the
@@ -2589,6 +2593,17 @@ def _closed_chains(
     whose ends both lie on face no tile takes)."""
     if not places:
         return []
+    # a place read at two of the widths tried is one place, the surer reading standing for
+    # it (the walk below stopped where it found two next places: seed 207's 0315, a 2-4,
+    # 4-5 and 5-6 in a blurred line, the 4-5 read at 20.5 and 21.7 px)
+    places = [
+        t
+        for k, t in enumerate(places)
+        if not any(
+            (u.confidence, -j) > (t.confidence, -k) and _same_place(t, u, 0.3 * width)
+            for j, u in enumerate(places)
+        )
+    ]
     face = _line_faces(crop, threshold, width)
     centre, axis = _axes(places)
     length = np.array([_tile_width(t) for t in places]) * 2.0
@@ -2985,6 +3000,8 @@ class _Blobs:
     ink: float
     #: Typical grey level of a tile face.
     face: float
+    #: The face threshold the regions were found at.
+    threshold: int
     #: Per region, in a look with faint marks: made of faint marks alone, no pixel of it at
     #: the face threshold. A bar a pixel thick can be; a pip never is (None: no such look).
     marks: npt.NDArray[np.bool_] | None = None
@@ -3047,7 +3064,7 @@ def _dark_regions(
     enclosed[0] = False
     clean = np.zeros(n, dtype=np.bool_)
     clean[0] = True
-    blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, ink, face, faint_only)
+    blobs = _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, ink, face, threshold, faint_only)
     return labels, blobs
 
 
@@ -3296,7 +3313,9 @@ def _with_pips(blobs: _Blobs, rows: list[tuple[int, int, int, int, int, float, f
     marks = blobs.marks
     if marks is not None:
         marks = np.concatenate([marks, np.zeros(len(rows), dtype=np.bool_)])
-    return _Blobs(x, y, w, h, area, cx, cy, enclosed, clean, blobs.ink, blobs.face, marks)
+    return _Blobs(
+        x, y, w, h, area, cx, cy, enclosed, clean, blobs.ink, blobs.face, blobs.threshold, marks
+    )
 
 
 def _measure_bars(
@@ -3333,10 +3352,38 @@ def _measure_bars(
     )
     ext = _face_extents_many(labels, blobs, cx, cy, dirs, reach=scan, own=own, hole_cap=cap)
     for k, (lab, centre, across, ln, th) in enumerate(shapes):
-        found[lab] = _bar_of(
+        bar = _bar_of(
             p, lab, centre=centre, across=across, length=ln, thickness=th, ext=ext[k].tolist()
         )
+        # a bar stays inside its tile's face; a gap between two tiles lying long side to
+        # long side runs twice as far, out onto the table (seed 188's 0031: a 5-0 above a
+        # 0-0, their bars paler than the face threshold, a fragment of the gap read as the
+        # bar of a "0-0" across both)
+        if (
+            bar is not None
+            and spans[k] >= p.seam_span_rel * bar.width
+            and _opens_onto_table(grey, labels, blobs, lab, reach=spans[k] / 2 + 3)
+        ):
+            bar = None
+        found[lab] = bar
     return list(found.values())
+
+
+def _opens_onto_table(grey: U8, labels: I32, blobs: _Blobs, lab: int, *, reach: float) -> bool:
+    """Whether region ``lab``'s pixels at the face threshold join the edge of a square
+    ``reach`` either side of its centre (a bar's are enclosed by its tile's face)."""
+    hh, ww = grey.shape
+    r = math.ceil(reach)
+    x0, y0 = max(0, int(blobs.cx[lab]) - r), max(0, int(blobs.cy[lab]) - r)
+    x1, y1 = min(ww, int(blobs.cx[lab]) + r + 1), min(hh, int(blobs.cy[lab]) + r + 1)
+    loose = grey[y0:y1, x0:x1] <= blobs.threshold
+    own = (labels[y0:y1, x0:x1] == lab) & loose  # faint marks can lie above it
+    if not own.any():
+        return False
+    _, parts = cv2.connectedComponents(loose.view(np.uint8), connectivity=4)
+    seam = parts[own][0]
+    rim = np.concatenate([parts[0], parts[-1], parts[:, 0], parts[:, -1]])
+    return bool((rim == seam).any())
 
 
 def _bar_spans(
