@@ -877,3 +877,23 @@ def test_a_chain_of_lattice_places_read_at_two_widths_is_followed() -> None:
     the widths tried and the walk, finding two next places, stopped: three tiles missed. A
     place read twice is one place."""
     assert sweep_misses(315, seed=207) == ([], 0)
+
+
+def test_a_tile_another_outline_width_reads_is_kept_where_it_explains_pips() -> None:
+    """Ivory 8 mm thick on green, 720p, blur 1.5, JPEG 75, heavy noise (seed 195's 0164,
+    held out): a 1-4 at the end of a line, round a turn after a crosswise 1-1, no bar seen.
+    The outline stage tries a few widths and keeps the one reading most tiles; two of them
+    read the 1-4 (0.46, 0.50), the one kept did not, and the later looks read it at 0.2-0.3:
+    refused, a tile missed. What another width reads clear of every tile kept, explaining
+    pips left unexplained, is kept too."""
+    assert sweep_misses(164, seed=195) == ([], 0)
+
+
+def test_a_tile_read_too_narrow_gives_way_to_the_frame_as_it_was() -> None:
+    """Ivory on green, 720p, blur 1.5, JPEG 55, heavy noise (seed 215's 0322, held out): a
+    0-2 ending a line after a 4-0. Deconvolved, a "0-0" of 17.5 px in a scene of 21 was
+    read over the 0-2's blank (0.90), the 2's two pips on its rim; the frame as it was reads
+    the 0-2 (0.75). One tile for one was not swapped, and the rim counted the pips as
+    explained: a misread. A tile read too narrow gives way to one at the scene's width
+    that leaves fewer pips off it."""
+    assert sweep_misses(322, seed=215) == ([], 0)

@@ -1285,16 +1285,21 @@ def _read_outlines(
             best, best_width = read, w
     out = _add_missing(p, tiles, best, best_width) if best else tiles
     if best:
-        # a double blank explains no pip, so the count of tiles is blind to it: one the
-        # other widths place with its bar seen, clear of every tile kept, is kept too (seed
-        # 75's 0257: a crosswise 0-0 between two blank halves at a turn, read at one width
-        # of the faces' guesses, and another reads more tiles elsewhere)
-        for read in reads:
-            if read is best:
+        # the width reading most tiles need not read every tile: what the other widths
+        # place clear of every tile kept is kept too (surest first), where it explains pips
+        # still unexplained (seed 195's 0164: a blurred 1-4 at the end of a line, read at
+        # two of the faces' guesses, not at the one reading most tiles) or, a double blank
+        # explaining none, with its bar seen (seed 75's 0257: a crosswise 0-0 between two
+        # blank halves at a turn)
+        others = [t for read in reads if read is not best for t in read]
+        for t in sorted(others, key=lambda t: -t.confidence):
+            if _clashes(p, t, out):
                 continue
-            for t in read:
-                if _pips(t) == 0 and not _clashes(p, t, out) and _bar_seen(p, crop, t):
+            if _pips(t) == 0:
+                if _bar_seen(p, crop, t):
                     out = [*out, t]
+            elif _unexplained(left, [*out, t]).shape[0] < _unexplained(left, out).shape[0]:
+                out = [*out, t]
     # A tile far from a tilted camera, lying along its view, looks narrower than the scene's
     # tiles and shorter still (1.75:1): w x 2w places stick out of its face. Where faces with
     # pips, or room for a double blank, are left, they are tiled again at that shape, and a
@@ -1491,7 +1496,8 @@ def _swapped(
     their seam, and the 2 and the 3 left; the frame as it was reads both tiles).
     ``across_two``: only a tile that two or more of ``other`` overlap is replaced (a tile
     read across a seam; where ``other`` is the deconvolved frame's reading, one tile for
-    one could count its face's grain as pips: seed 21's 0347)."""
+    one could count its face's grain as pips: seed 21's 0347), or one read too narrow by
+    one at the scene's width."""
     out = list(tiles)
     for t in tiles:
         rest = [k for k in out if k is not t]
@@ -1503,9 +1509,20 @@ def _swapped(
             if _clash(p, o, t, width, p.look_overlap_max_rel) and not _clashes(p, o, rest)
         ]
         rivals = _add_missing(p, [], rivals, width)
-        if len(rivals) < (2 if across_two else 1):
+        # one rival is enough for a tile read too narrow, where the rival is at the scene's
+        # width (a seam or a half's pips read as a tile; see _small_tiles_dropped)
+        narrow = _tile_width(t) < (1 - p.look_width_agree_rel) * width and all(
+            _agree(_tile_width(o), width, p) for o in rivals
+        )
+        if len(rivals) < (2 if across_two and not narrow else 1):
             continue
-        if len(_unexplained(spots, rest + rivals)) < len(_unexplained(spots, out)):
+        # a spot on the rim of a tile is one it leaves: a tile read too narrow at another
+        # tile's place reaches its pips with its rim (seed 215's 0322, deconvolved: a "0-0"
+        # of 17.5 px over the blank of a 0-2 in a scene of 23, the 2's pips on its rim;
+        # the frame as it was reads the 0-2)
+        if len(_unexplained(spots, rest + rivals, rim=0.5)) < len(
+            _unexplained(spots, out, rim=0.5)
+        ):
             out = rest + rivals
     return out
 
@@ -2738,12 +2755,14 @@ def _clusters(spots: F64, margin: float, shape: tuple[int, ...]) -> list[tuple[i
     return boxes
 
 
-def _unexplained(spots: F64, tiles: list[TileReading]) -> F64:
+def _unexplained(spots: F64, tiles: list[TileReading], *, rim: float = 0.55) -> F64:
     """The rows of ``spots`` (x, y, size) whose centre lies in no tile, and (once some pips
-    were read) that are at least half as large as the pips read: specks are not pips."""
+    were read) that are at least half as large as the pips read: specks are not pips.
+    ``rim``: how far out from a tile's centre a spot is in it, in its sizes (a little more
+    than half: blur and a thick tile's side can push a pip to the edge)."""
     if not tiles or spots.shape[0] == 0:
         return spots
-    inside = _in_tiles(spots[:, :2], tiles, across=0.55, along=0.55).any(axis=1)
+    inside = _in_tiles(spots[:, :2], tiles, across=rim, along=rim).any(axis=1)
     left = ~inside
     if inside.any():
         left &= spots[:, 2] >= 0.5 * float(np.median(spots[inside, 2]))
