@@ -440,3 +440,12 @@ def test_the_gap_between_two_tiles_long_side_to_long_side_is_no_bar() -> None:
     it: the right identities in the wrong places, two tiles missed. A dark line that runs
     twice a tile's width and opens onto the table is no bar."""
     assert sweep_misses(31, seed=188) == ([], 0)
+
+
+def test_a_narrow_double_blank_holding_a_neighbours_pips_is_dropped() -> None:
+    """Ivory on blue, 720p, blur 0.6, heavy noise, tilted 15 degrees (seed 217's 0550, held
+    out): a 0-2 in a line between a 6-2 and a 0-3. A look at the frame enlarged read a "0-0"
+    of 17.5 px in its place (1.0; the scene's tiles are 21 px), the 2's two pips at its end,
+    too near the rim to count: a misread. A double blank read narrow that holds spots no
+    other tile holds is dropped, and the pip lattice places the 0-2."""
+    assert sweep_misses(550, seed=217) == ([], 0)

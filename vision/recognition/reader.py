@@ -251,7 +251,7 @@ def identify(
                 p, crop, threshold, tiles, width, seen=sharp, spots=again[2], blanks=True
             )
     all_spots = first[2] if sharp is None else np.vstack([first[2], again[2]])
-    tiles = _small_tiles_dropped(p, tiles, width)
+    tiles = _small_tiles_dropped(p, tiles, width, all_spots)
     for _ in range(2):
         # once more where tiles were added: one can close the end of another (seed 24's
         # 0599: a 6-2 between two crosswise doubles, the 6-6 unread until this stage)
@@ -305,7 +305,7 @@ def identify(
 
 
 def _small_tiles_dropped(
-    p: RecognitionParams, tiles: list[TileReading], width: float
+    p: RecognitionParams, tiles: list[TileReading], width: float, spots: F64
 ) -> list[TileReading]:
     """``tiles`` without those read more than ``look_width_agree_rel`` narrower than the
     scene's ``width`` that overlap a tile read at about its width by more than
@@ -318,12 +318,27 @@ def _small_tiles_dropped(
     crosswise 2-2's pips and the 2-4 beside it. A tile that only reaches a few pixels into a
     neighbour read at the scene's width is one (seed 174's 0572: a crosswise 0-0 read 19 px
     wide in a scene of 22.8, a pixel or two too far along its line, 0.15 of it over the 0-1
-    beside it)."""
+    beside it). Nor a double blank so narrow holding any of ``spots`` that no other tile
+    holds (the pips of the tile whose place it took)."""
     if width <= 0:
         return tiles
     small = [_tile_width(t) < (1 - p.look_width_agree_rel) * width for t in tiles]
+    if not any(small):
+        return tiles
     sized = [t for t, s in zip(tiles, small, strict=True) if not s]
-    return [t for t, s in zip(tiles, small, strict=True) if not s or not _overlaps(p, t, sized)]
+    out = []
+    for t, s in zip(tiles, small, strict=True):
+        if s and _overlaps(p, t, sized):
+            continue
+        if s and _pips(t) == 0:
+            # a double blank explains no pip: spots it holds that no other tile does are a
+            # neighbour's, on its rim (seed 217's 0550: a "0-0" of 17.5 px in a scene of
+            # 21, over a 0-2, the 2's pips at its ends)
+            others = [k for k in tiles if k is not t]
+            if _inside(_unexplained(spots, others), t).any():
+                continue
+        out.append(t)
+    return out
 
 
 def _relatticed(
@@ -1292,14 +1307,16 @@ def _read_outlines(
         # explaining none, with its bar seen (seed 75's 0257: a crosswise 0-0 between two
         # blank halves at a turn)
         others = [t for read in reads if read is not best for t in read]
+        rest = _unexplained(left, out)
         for t in sorted(others, key=lambda t: -t.confidence):
-            if _clashes(p, t, out):
-                continue
             if _pips(t) == 0:
-                if _bar_seen(p, crop, t):
-                    out = [*out, t]
-            elif _unexplained(left, [*out, t]).shape[0] < _unexplained(left, out).shape[0]:
+                keep = not _clashes(p, t, out) and _bar_seen(p, crop, t)
+            else:
+                explains = rest.shape[0] > 0 and bool(_inside(rest, t).any())
+                keep = explains and not _clashes(p, t, out)
+            if keep:
                 out = [*out, t]
+                rest = _unexplained(left, out)
     # A tile far from a tilted camera, lying along its view, looks narrower than the scene's
     # tiles and shorter still (1.75:1): w x 2w places stick out of its face. Where faces with
     # pips, or room for a double blank, are left, they are tiled again at that shape, and a
