@@ -194,8 +194,12 @@ def identify(
             spare = other
             # a double blank with its bar seen in both frames need only be no tile kept
             # (``overlap_max_rel``): a neighbour read deconvolved a few degrees off its line
-            # can overlap it by more than a tile read twice would (seed 75's 0257)
-            blanks = _blanks_seen(p, [t for t in other if not _overlaps(p, t, tiles)], crop, sharp)
+            # can overlap it by more than a tile read twice would (seed 75's 0257). One read
+            # deconvolved passed the bar test above already: the frame as it was must show
+            # its bar (deconvolution sharpens noise too; seed 206's 0184, above)
+            seen_in = (crop,) if other is deblurred else (crop, sharp)
+            clear = [t for t in other if not _overlaps(p, t, tiles)]
+            blanks = _blanks_seen(p, clear, *seen_in)
             if tiles is plain:
                 # first, a tile read across two that the deconvolved frame reads, leaving
                 # fewer pips unexplained there, gives way to them (seed 109's 0538: a "0-1"
