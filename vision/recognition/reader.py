@@ -164,7 +164,7 @@ def identify(
         # deconvolution darkens any thin line: a double blank needs a straight bar square
         # across its middle (the edge of a tile lying over another is none), seen in either
         # frame (deconvolution also sharpens noise: seed 206's 0184, a lone 0-0 in dim light,
-        # its bar 8.6 times the face's unevenness as it was and 5.5 deconvolved)
+        # its bar 8.6 times the face's unevenness as it was and 5.45 deconvolved)
         tiles = [
             t for t in tiles if _pips(t) > 0 or _bar_seen(p, sharp, t) or _bar_seen(p, crop, t)
         ]
@@ -198,8 +198,8 @@ def identify(
             # deconvolved passed the bar test above already: the frame as it was must show
             # its bar (deconvolution sharpens noise too; seed 206's 0184, above)
             seen_in = (crop,) if other is deblurred else (crop, sharp)
-            clear = [t for t in other if not _overlaps(p, t, tiles)]
-            blanks = _blanks_seen(p, clear, *seen_in)
+            free = [t for t in other if not _overlaps(p, t, tiles)]
+            blanks = _blanks_seen(p, free, *seen_in)
             if tiles is plain:
                 # first, a tile read across two that the deconvolved frame reads, leaving
                 # fewer pips unexplained there, gives way to them (seed 109's 0538: a "0-1"
@@ -1542,11 +1542,15 @@ def _swapped(
         # tile's place reaches its pips with its rim (seed 215's 0322, deconvolved: a "0-0"
         # of 17.5 px over the blank of a 0-2 in a scene of 23, the 2's pips on its rim;
         # the frame as it was reads the 0-2)
-        if len(_unexplained(spots, rest + rivals, rim=0.5)) < len(
-            _unexplained(spots, out, rim=0.5)
-        ):
+        if _fewer_left(spots, rest + rivals, out, rim=0.5):
             out = rest + rivals
     return out
+
+
+def _fewer_left(spots: F64, a: list[TileReading], b: list[TileReading], rim: float = 0.55) -> bool:
+    """Does reading ``a`` leave fewer of ``spots`` unexplained than ``b`` (see
+    :func:`_unexplained`)?"""
+    return len(_unexplained(spots, a, rim=rim)) < len(_unexplained(spots, b, rim=rim))
 
 
 def _swapped_runs(
@@ -1590,9 +1594,7 @@ def _swapped_runs(
             continue
         rest = [t for t in out if not any(t is tiles[k] for k in mine)]
         rivals = [other[j] for j in sorted(theirs)]
-        if any(_clashes(p, o, rest) for o in rivals):
-            continue
-        if len(_unexplained(spots, rest + rivals)) < len(_unexplained(spots, out)):
+        if not any(_clashes(p, o, rest) for o in rivals) and _fewer_left(spots, rest + rivals, out):
             out = rest + rivals
     return out
 
