@@ -449,3 +449,13 @@ def test_a_narrow_double_blank_holding_a_neighbours_pips_is_dropped() -> None:
     too near the rim to count: a misread. A double blank read narrow that holds spots no
     other tile holds is dropped, and the pip lattice places the 0-2."""
     assert sweep_misses(550, seed=217) == ([], 0)
+
+
+def test_a_lattice_place_beside_a_tile_read_long_is_kept() -> None:
+    """Ivory tiles 10 mm thick on slate, 720p, in focus, dim, JPEG 55, tilted 16 degrees
+    (seed 223's 0362, held out): a 1-0 and a 0-4 end to end down a turn, blank to blank.
+    The scene's tiles read 27 px wide (their visible sides; the faces are 23.5), and the
+    1-0 at 27.5, its blank half reaching over the 0-4's. The pip lattice placed the 0-4
+    right, but it overlapped the 1-0 by a hair more than a tile read before may be
+    overlapped: unread. A place is weighed against the tiles read as if no wider than it."""
+    assert sweep_misses(362, seed=223) == ([], 0)

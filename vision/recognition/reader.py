@@ -2643,7 +2643,8 @@ def _lattice_tiles(
     found = [
         t
         for t in read
-        if not _clashes(p, t, tiles) and _unexplained(left, [t]).shape[0] < left.shape[0]
+        if not _clashes(p, t, [_narrowed(k, _tile_width(t)) for k in tiles])
+        and _unexplained(left, [t]).shape[0] < left.shape[0]
     ]
     closed = [_ends_closed(crop, threshold, tiles, t) for t in found]
     ends = [t for t, c in zip(found, closed, strict=True) if c]
@@ -3059,6 +3060,15 @@ def _rotated(t: TileReading, angle: float) -> TileReading:
     c = tuple(turn(q) for q in t.corners)
     halves = tuple(HalfReading(turn(h.center), h.pips, h.confidence) for h in t.halves)
     return TileReading((c[0], c[1], c[2], c[3]), (halves[0], halves[1]), t.confidence)
+
+
+def _narrowed(t: TileReading, width: float) -> TileReading:
+    """``t`` shrunk about its centre to ``width`` where read wider."""
+    k = width / _tile_width(t)
+    if k >= 1:
+        return t
+    cx, cy = t.center
+    return _shifted(_scaled(_shifted(t, -cx, -cy), k), cx, cy)
 
 
 def _shifted(t: TileReading, dx: float, dy: float) -> TileReading:
