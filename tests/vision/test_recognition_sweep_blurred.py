@@ -915,3 +915,12 @@ def test_a_run_of_tiles_read_out_of_step_gives_way_to_the_deconvolved_reading() 
     unexplained than the deconvolved reading, which reads all three here. Each of the two
     overlaps two of the three, so no one tile gave way to two; the run gives way as one."""
     assert sweep_misses(132, seed=218) == ([], 0)
+
+
+def test_a_group_of_pips_read_as_a_tiny_tile_sets_no_width() -> None:
+    """Cream tiles with black pips on slate, 720p, blur 1.5, dim, heavy noise, tilted 17
+    degrees (seed 218's 0360, held out): no bar survives the blur, and the first look at
+    the deconvolved frame enlarged read one "tile" of 11.3 px among 76 spots, a group of
+    pips (the tiles are 21 px). It set the scene's width, and 14 of the 18 tiles went
+    unread. A tile too small to report in the frame sets no width."""
+    assert sweep_misses(360, seed=218) == ([], 0)

@@ -1173,6 +1173,9 @@ def _read_again(
                 _shifted(_scaled(t, 1.0 / k), bx0, by0)
                 for t in got
                 if t.confidence >= p.upscale_min_confidence
+                # too small to report, in the frame: a group of pips, which must not set the
+                # scene's width (see _read_crop)
+                and _tile_width(t) >= k * p.min_tile_width_px
             ]
         if not found:
             continue
