@@ -2649,6 +2649,17 @@ def _lattice_tiles(
         if not _clashes(p, t, [_narrowed(k, _tile_width(t)) for k in tiles])
         and _unexplained(left, [t]).shape[0] < left.shape[0]
     ]
+    # a place read at two of the widths tried is one place, the surer reading standing for
+    # it (the walk along chains below stopped where it found two next places: seed 207's
+    # 0315, a 2-4, 4-5 and 5-6 in a blurred line, the 4-5 read at 20.5 and 21.7 px)
+    found = [
+        t
+        for k, t in enumerate(found)
+        if not any(
+            (u.confidence, -j) > (t.confidence, -k) and _same_place(t, u, 0.3 * width)
+            for j, u in enumerate(found)
+        )
+    ]
     closed = [_ends_closed(crop, threshold, tiles, t) for t in found]
     ends = [t for t, c in zip(found, closed, strict=True) if c]
     open_ = [t for t, c in zip(found, closed, strict=True) if not c]
@@ -2678,25 +2689,14 @@ def _lattice_tiles(
 def _closed_chains(
     crop: U8, threshold: int, tiles: list[TileReading], places: list[TileReading], width: float
 ) -> list[TileReading]:
-    """Of ``places`` (tiles read on the pip lattice, clear of ``tiles``, with face free beyond
-    an end), the chains end to end along a line from a closed end (a tile of ``tiles`` or the
-    table beyond it) to another: where none of a line's last tiles was read, each has only
-    the next beyond it (seed 76's 0387: a 3-4, a 4-5 and a 5-3 after the 6-3 read, the
-    table beyond the 5-3; the lattice places tiles across their seams too, a 4-4 and a 5-5,
-    whose ends both lie on face no tile takes)."""
+    """Of ``places`` (tiles read on the pip lattice, one per place, clear of ``tiles``, with
+    face free beyond an end), the chains end to end along a line from a closed end (a tile of
+    ``tiles`` or the table beyond it) to another: where none of a line's last tiles was read,
+    each has only the next beyond it (seed 76's 0387: a 3-4, a 4-5 and a 5-3 after the 6-3
+    read, the table beyond the 5-3; the lattice places tiles across their seams too, a 4-4
+    and a 5-5, whose ends both lie on face no tile takes)."""
     if not places:
         return []
-    # a place read at two of the widths tried is one place, the surer reading standing for
-    # it (the walk below stopped where it found two next places: seed 207's 0315, a 2-4,
-    # 4-5 and 5-6 in a blurred line, the 4-5 read at 20.5 and 21.7 px)
-    places = [
-        t
-        for k, t in enumerate(places)
-        if not any(
-            (u.confidence, -j) > (t.confidence, -k) and _same_place(t, u, 0.3 * width)
-            for j, u in enumerate(places)
-        )
-    ]
     face = _line_faces(crop, threshold, width)
     centre, axis = _axes(places)
     length = np.array([_tile_width(t) for t in places]) * 2.0
