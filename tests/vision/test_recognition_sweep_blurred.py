@@ -924,3 +924,22 @@ def test_a_group_of_pips_read_as_a_tiny_tile_sets_no_width() -> None:
     pips (the tiles are 21 px). It set the scene's width, and 14 of the 18 tiles went
     unread. A tile too small to report in the frame sets no width."""
     assert sweep_misses(360, seed=218) == ([], 0)
+
+
+def test_a_revealed_tile_read_small_is_flagged_by_the_deconvolved_pips_too() -> None:
+    """Cream tiles with black pips, 6 mm thick, on green, 720p, blur 1.5, bright, tilted 10
+    degrees (seed 235's 0055, held out): a revealed 3-0 near the camera, 24 px wide in a
+    scene of 20, placed at the scene's width and read "2-0" (0.66): a misread. Its 3's pips
+    are specks in the frame as it was (one counted as a spot), and its corner pip lay on the
+    rim of the place read. A tile is now flagged by the spots of either frame, out to its
+    rim, and read again on the face it lies on alone, at that face's size."""
+    assert sweep_misses(55, seed=235) == ([], 0)
+
+
+def test_the_pip_lattice_is_tried_at_the_spacing_of_the_pips_left() -> None:
+    """Ivory on walnut, 720p, blur 1.5, deep shadow (seed 244's 0586, held out): a crosswise
+    6-6 between a 6-5 and a 6-2, 21 px wide, in a scene whose width the outlines set at
+    23.25. Its twelve pips were left unexplained, but at that width and the neighbours' every
+    place of the pip lattice put some of them off: unread. The lattice is tried at the width
+    the spacing of the pips left gives too."""
+    assert sweep_misses(586, seed=244) == ([], 0)

@@ -284,7 +284,8 @@ def identify(
         left = _unexplained(all_spots, tiles)
     if left.shape[0] and width > 0:
         tiles += _lone_faces(p, frames, threshold, tiles=tiles, spots=left, width=width)
-    tiles = _read_on_own_faces(p, frames, threshold, tiles=tiles, spots=first[2])
+    seen_spots = [first[2]] if sharp is None else [first[2], again[2]]
+    tiles = _read_on_own_faces(p, frames, threshold, tiles=tiles, spots=seen_spots)
     # below this size pips are under three pixels: what looks like a tile is print or pips
     seen = _centres_seen(p, crop, tiles)
     if spare and not all(seen):
@@ -523,19 +524,25 @@ def _read_on_own_faces(
     threshold: int,
     *,
     tiles: list[TileReading],
-    spots: F64,
+    spots: list[F64],
 ) -> list[TileReading]:
-    """``tiles`` with each tile that holds more of ``spots`` (those of the frame as it was)
-    than it counts pips, and lies on a face standing alone of another size (see
+    """``tiles`` with each tile that holds more of the ``spots`` of one frame (as it was, or
+    deconvolved) than it counts pips, and lies on a face standing alone of another size (see
     :func:`_own_faces`), read again there, in the first of ``frames`` that reads it: the
     reading replaces it where it counts other pips, more surely, clashing with no other
     tile. A revealed tile near a tilted camera, placed by its outline at the scene's width,
     reads the pips of part of its halves (seed 191's 0489: a 5-0 24.2 px wide in a scene of
-    19, read "2-0" at 0.49, its 5's five pips inside the place). The count costs one pass
-    over the spots; a face is looked at only for the few tiles it flags."""
-    if not tiles or spots.shape[0] == 0:
+    19, read "2-0" at 0.49, its 5's five pips inside the place; seed 235's 0055: a 3-0 24
+    px wide in a scene of 20, blur 1.5, read "2-0" at 0.66, its 3's pips specks in the frame
+    as it was, all three spots deconvolved). The count costs one pass over the spots; a
+    face is looked at only for the few tiles it flags."""
+    if not tiles:
         return tiles
-    held = _in_tiles(spots[:, :2], tiles, across=0.5, along=0.5).sum(axis=0)
+    held = np.zeros(len(tiles), dtype=np.intp)
+    for found in spots:
+        if found.shape[0]:
+            inside = _in_tiles(found[:, :2], tiles, across=0.55, along=0.55).sum(axis=0)
+            held = np.maximum(held, inside)
     short = [i for i, t in enumerate(tiles) if held[i] > _pips(t)]
     if not short:
         return tiles
@@ -1550,6 +1557,17 @@ def _swapped(
     return out
 
 
+def _distinct(spots: F64) -> F64:
+    """``spots`` without those lying within half a spot's size of an earlier one (the same
+    pip seen in both frames, as it was and deconvolved)."""
+    if spots.shape[0] < 2:
+        return spots
+    d = np.hypot(spots[:, None, 0] - spots[None, :, 0], spots[:, None, 1] - spots[None, :, 1])
+    same = np.tril(d < 0.5 * np.maximum(spots[:, None, 2], spots[None, :, 2]), k=-1)
+    out: F64 = spots[~same.any(axis=1)]
+    return out
+
+
 def _fewer_left(spots: F64, a: list[TileReading], b: list[TileReading], rim: float = 0.55) -> bool:
     """Does reading ``a`` leave fewer of ``spots`` unexplained than ``b`` (see
     :func:`_unexplained`)?"""
@@ -2526,6 +2544,11 @@ _LATTICE_ACROSS = np.array([-0.28, 0.0, 0.28])
 _GRID_MASKS = np.array(sorted(grid_masks()))
 
 
+#: the most spots left whose own spacing the pip lattice is also tried at (a few tiles' pips;
+#: see :func:`_lattice_tiles`)
+LATTICE_PITCH_SPOTS = 64
+
+
 def _lattice_tiles(
     p: RecognitionParams,
     crop: U8,
@@ -2573,6 +2596,12 @@ def _lattice_tiles(
     inner = np.abs(ga) < 0.9
     chosen: list[tuple[int, _Proposal]] = []  # (spots on its lattice, place)
     tried = sorted({round(width, 1), *np.round(widths_read[nearest], 1).tolist()})
+    # and at the width the spots' own spacing gives (seed 244's 0586: a crosswise 6-6 at
+    # blur 1.5, 21 px wide, between tiles read at the scene's 23.25, which put its pips off
+    # every place of a lattice that wide)
+    pitch = _pitch_width(p, _distinct(left)) if left.shape[0] <= LATTICE_PITCH_SPOTS else 0.0
+    if pitch > 0 and _near(pitch, width, p):
+        tried = sorted({*tried, round(pitch, 1)})
     fit = 0.01  # a spot within a tenth of a width of a pip place (squared) is taken in
     off_max = LOOSE_OFF_MAX**2 if loose else fit  # and one further is off the place
     if loose:
