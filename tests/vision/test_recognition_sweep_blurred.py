@@ -943,3 +943,13 @@ def test_the_pip_lattice_is_tried_at_the_spacing_of_the_pips_left() -> None:
     place of the pip lattice put some of them off: unread. The lattice is tried at the width
     the spacing of the pips left gives too."""
     assert sweep_misses(586, seed=244) == ([], 0)
+
+
+def test_a_refused_tile_is_read_again_on_the_face_it_lies_on_alone() -> None:
+    """Cream tiles with black pips on blue, 720p, blur 1.5, dim, heavy noise, tilted 14
+    degrees (seed 248's 0448, held out): a revealed 3-3 alone, 25.7 px wide in a scene of
+    22. Read at the scene's width it was "3-2" (two pips run into its bar), refused by the
+    centre check and dropped; under the scene's threshold its dim face breaks up, so it was
+    no face standing alone either. A refused tile is read again on its own face, looked for
+    at the local (Otsu's) level too."""
+    assert sweep_misses(448, seed=248) == ([], 0)

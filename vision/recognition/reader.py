@@ -278,6 +278,7 @@ def identify(
     tiles = [t for t, off in zip(tiles, _across_two(tiles), strict=True) if not off]
     frames = [crop] if sharp is None else [sharp, crop]
     tiles = _read_side_by_side(p, frames, threshold, tiles=tiles, spots=all_spots, width=width)
+    tiles = _crosswise_through(p, frames, threshold, tiles=tiles, spots=all_spots, width=width)
     left = _unexplained(all_spots, tiles)
     if left.shape[0] and width > 0:
         tiles = _regrown(p, frames, threshold, tiles=tiles, spots=left, width=width)
@@ -285,9 +286,12 @@ def identify(
     if left.shape[0] and width > 0:
         tiles += _lone_faces(p, frames, threshold, tiles=tiles, spots=left, width=width)
     seen_spots = [first[2]] if sharp is None else [first[2], again[2]]
-    tiles = _read_on_own_faces(p, frames, threshold, tiles=tiles, spots=seen_spots)
-    # below this size pips are under three pixels: what looks like a tile is print or pips
     seen = _centres_seen(p, crop, tiles)
+    flagged = _read_on_own_faces(
+        p, frames, threshold, tiles=tiles, spots=seen_spots, refused=[not s for s in seen]
+    )
+    if flagged != tiles:
+        tiles, seen = flagged, _centres_seen(p, crop, flagged)
     if spare and not all(seen):
         tiles, seen = _second_readings(p, crop, tiles, seen, spare)
     if not all(seen):
@@ -525,17 +529,20 @@ def _read_on_own_faces(
     *,
     tiles: list[TileReading],
     spots: list[F64],
+    refused: list[bool],
 ) -> list[TileReading]:
     """``tiles`` with each tile that holds more of the ``spots`` of one frame (as it was, or
-    deconvolved) than it counts pips, and lies on a face standing alone of another size (see
+    deconvolved) than it counts pips, or that the checks ``refused`` (see
+    :func:`_centres_seen`), and lies on a face standing alone of another size (see
     :func:`_own_faces`), read again there, in the first of ``frames`` that reads it: the
     reading replaces it where it counts other pips, more surely, clashing with no other
     tile. A revealed tile near a tilted camera, placed by its outline at the scene's width,
     reads the pips of part of its halves (seed 191's 0489: a 5-0 24.2 px wide in a scene of
     19, read "2-0" at 0.49, its 5's five pips inside the place; seed 235's 0055: a 3-0 24
     px wide in a scene of 20, blur 1.5, read "2-0" at 0.66, its 3's pips specks in the frame
-    as it was, all three spots deconvolved). The count costs one pass over the spots; a
-    face is looked at only for the few tiles it flags."""
+    as it was, all three spots deconvolved; seed 248's 0448: a 3-3 read "3-2" and refused,
+    two pips run into its bar). The count costs one pass over the spots; a face is looked at
+    only for the few tiles flagged."""
     if not tiles:
         return tiles
     held = np.zeros(len(tiles), dtype=np.intp)
@@ -543,7 +550,7 @@ def _read_on_own_faces(
         if found.shape[0]:
             inside = _in_tiles(found[:, :2], tiles, across=0.55, along=0.55).sum(axis=0)
             held = np.maximum(held, inside)
-    short = [i for i, t in enumerate(tiles) if held[i] > _pips(t)]
+    short = [i for i, t in enumerate(tiles) if held[i] > _pips(t) or refused[i]]
     if not short:
         return tiles
     out = list(tiles)
@@ -559,20 +566,26 @@ def _read_on_own_faces(
                 and not _clashes(p, r, rest)
             )
 
-        places = _own_faces(p, frames[-1], threshold, t)
-        got = _first_read(p, frames, regions, places=places, threshold=threshold, keep=surer)
-        if got is not None:
-            out = [*rest, got]
+        for level, places in _own_faces(p, frames[-1], threshold, t):
+            at = regions if level == threshold else _regions_of(p, frames, level)
+            got = _first_read(p, frames, at, places=places, threshold=level, keep=surer)
+            if got is not None:
+                out = [*rest, got]
+                break
     return out
 
 
 def _own_faces(
     p: RecognitionParams, crop: U8, threshold: int, t: TileReading
-) -> list[tuple[_Proposal, float]]:
-    """The place (and width) of the face ``t`` lies on where that stands alone and is
-    tile-shaped (see :func:`_lone_places`, looked at in a box a tile length round ``t``'s
-    centre), its centre within a quarter of a width of ``t``'s and its width more than
-    ``look_width_agree_rel`` off ``t``'s; else none."""
+) -> list[tuple[int, list[tuple[_Proposal, float]]]]:
+    """Per face threshold (``threshold``, then the level that splits the box in two, Otsu's,
+    where lower: see :func:`_lone_faces`), the place (and width) of the face ``t`` lies on
+    where that stands alone and is tile-shaped (see :func:`_lone_places`, looked at in a box
+    a tile length round ``t``'s centre), its centre within a quarter of a width of ``t``'s
+    and its width more than ``look_width_agree_rel`` off ``t``'s; the levels with none left
+    out. A revealed tile lit less than the line breaks up under the scene's threshold (seed
+    248's 0448: a lone 3-3, 25.7 px wide in a scene of 22, dim and blurred, read "3-2" at the
+    scene's width and refused; its face stands whole at Otsu's level)."""
     w = _tile_width(t)
     reach = int(p.tile_aspect * w) + 2
     cx, cy = (round(v) for v in t.center)
@@ -582,14 +595,19 @@ def _own_faces(
     held = np.array([[t.center[0] - bx0, t.center[1] - by0]], dtype=np.float64)
     box = crop[by0:by1, bx0:bx1]
     free = np.zeros(box.shape, dtype=np.uint8)
-    out: list[tuple[_Proposal, float]] = []
-    for place, size in _lone_places(p, box, threshold, spots=held, width=w, occupied=free):
-        centre = (place.center[0] + bx0, place.center[1] + by0)
-        if math.dist(centre, t.center) > 0.25 * w:
-            continue
-        if abs(size / w - 1) <= p.look_width_agree_rel:
-            continue
-        out.append((_placed(centre, place.along, size, measured=False), size))
+    local, _ = cv2.threshold(box, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    out: list[tuple[int, list[tuple[_Proposal, float]]]] = []
+    for level in [threshold] + ([int(local)] if local < threshold else []):
+        found: list[tuple[_Proposal, float]] = []
+        for place, size in _lone_places(p, box, level, spots=held, width=w, occupied=free):
+            centre = (place.center[0] + bx0, place.center[1] + by0)
+            if math.dist(centre, t.center) > 0.25 * w:
+                continue
+            if abs(size / w - 1) <= p.look_width_agree_rel:
+                continue
+            found.append((_placed(centre, place.along, size, measured=False), size))
+        if found:
+            out.append((level, found))
     return out
 
 
@@ -691,6 +709,76 @@ def _read_side_by_side(
                 break
         if got:
             out = rest + got
+    return out
+
+
+def _crosswise_through(
+    p: RecognitionParams,
+    frames: list[U8],
+    threshold: int,
+    *,
+    tiles: list[TileReading],
+    spots: F64,
+    width: float,
+) -> list[TileReading]:
+    """``tiles`` with each tile read across the middle of a crosswise double and a half of the
+    tile after it replaced by those two. The double's halves lie either side of the tile's
+    axis at that half, their pips unexplained on both sides (which :func:`_read_side_by_side`,
+    looking for one side, does not take), and its middle's bar-less face reads as a blank
+    half. So a tile with unexplained spots beside one half on both sides is read again as the
+    tile square to it through that half and the tile along it through its other half and the
+    square beyond, at the scene's width, in the first of ``frames`` that reads both: they
+    replace it where they clash with no other tile and explain more of ``spots`` (seed 238's
+    0280: a "0-1" across a crosswise 1-1's middle and the 1 of the 6-1 after it, the 1-1's
+    pips either side of it, one on its rim, and the 6 left)."""
+    left = _unexplained(spots, tiles)
+    if width <= 0 or left.shape[0] < 2:
+        return tiles
+    out = list(tiles)
+    regions = _regions_of(p, frames, threshold)
+    for t in tiles:
+        axis = _half_axis(t)
+        if axis is None or not _agree(_tile_width(t), width, p):
+            continue
+        u = np.array(axis)
+        v = np.array([-u[1], u[0]])
+        if not _inside(left, t, across=1.0, along=0.5).any():
+            continue
+        for end, h in enumerate(t.halves):
+            # spots either side of the half, a half width or so off the axis (one may lie on
+            # the tile's rim, which took it in)
+            d = spots[:, :2] - np.array(h.center)
+            a, b = d @ u, d @ v
+            beside = (np.abs(a) <= 0.5 * width) & (np.abs(b) >= 0.3 * width)
+            beside &= np.abs(b) <= 1.0 * width
+            if not ((beside & (b > 0)).any() and (beside & (b < 0)).any()):
+                continue
+            other = np.array(t.halves[1 - end].center)
+            away = other - np.array(h.center)
+            away /= max(float(np.hypot(*away)), 1e-9)
+            places = [
+                _placed(h.center, (float(v[0]), float(v[1])), width, measured=False),
+                _placed(tuple(other + 0.5 * width * away), axis, width, measured=False),
+            ]
+            rest = [k for k in out if k is not t]
+            before = _unexplained(spots, out).shape[0]
+            for k, frame in enumerate(frames):
+                labels, blobs = regions(k)
+                pair = [
+                    _read_places(p, frame, labels, blobs, [q], threshold=threshold, width=width)
+                    for q in places
+                ]
+                if not all(pair):
+                    continue
+                two = [max(r, key=lambda r: r.confidence) for r in pair]
+                if (
+                    not _clashes(p, two[0], [two[1]])
+                    and not any(_clashes(p, r, rest) for r in two)
+                    and _unexplained(spots, rest + two).shape[0] < before
+                ):
+                    out = rest + two
+                    break
+            break
     return out
 
 
