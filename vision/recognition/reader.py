@@ -672,38 +672,31 @@ def _read_side_by_side(
                 # a tile through a half with pips beside it is centred on them when read; one
                 # through a half without is read a few places along (a crosswise double in
                 # the line beside lies staggered by less than a half)
-                pair = [
-                    _read_places(
-                        p,
-                        frame,
-                        labels,
-                        blobs,
-                        [
-                            _placed(
-                                tuple(h + s * (0.5 + d) * width * v),
-                                tuple(v),
-                                width,
-                                measured=False,
-                            )
-                            for d in (_SIDE_NUDGES if spotless else (0.0,))
-                        ],
-                        threshold=threshold,
-                        width=width,
-                    )
+                places = [
+                    [
+                        _placed(
+                            tuple(h + s * (0.5 + d) * width * v), tuple(v), width, measured=False
+                        )
+                        for d in (_SIDE_NUDGES if spotless else (0.0,))
+                    ]
                     for h, s, spotless in (
                         (halves[0], sa, not sides[0]),
                         (halves[1], sb, not sides[1]),
                     )
                 ]
-                if not all(pair):
-                    continue
-                two = [max(r, key=lambda r: r.confidence) for r in pair]
-                if (
-                    not _clashes(p, two[0], [two[1]])
-                    and not any(_clashes(p, r, rest) for r in two)
-                    and _unexplained(spots, rest + two).shape[0] < before
-                ):
-                    got = two
+                got = _pair_read(
+                    p,
+                    frame,
+                    labels,
+                    blobs,
+                    places,
+                    threshold=threshold,
+                    width=width,
+                    rest=rest,
+                    spots=spots,
+                    before=before,
+                )
+                if got:
                     break
             if got:
                 break
@@ -764,22 +757,54 @@ def _crosswise_through(
             before = _unexplained(spots, out).shape[0]
             for k, frame in enumerate(frames):
                 labels, blobs = regions(k)
-                pair = [
-                    _read_places(p, frame, labels, blobs, [q], threshold=threshold, width=width)
-                    for q in places
-                ]
-                if not all(pair):
-                    continue
-                two = [max(r, key=lambda r: r.confidence) for r in pair]
-                if (
-                    not _clashes(p, two[0], [two[1]])
-                    and not any(_clashes(p, r, rest) for r in two)
-                    and _unexplained(spots, rest + two).shape[0] < before
-                ):
-                    out = rest + two
+                got = _pair_read(
+                    p,
+                    frame,
+                    labels,
+                    blobs,
+                    [[q] for q in places],
+                    threshold=threshold,
+                    width=width,
+                    rest=rest,
+                    spots=spots,
+                    before=before,
+                )
+                if got:
+                    out = rest + got
                     break
             break
     return out
+
+
+def _pair_read(
+    p: RecognitionParams,
+    frame: U8,
+    labels: I32,
+    blobs: _Blobs,
+    places: list[list[_Proposal]],
+    *,
+    threshold: int,
+    width: float,
+    rest: list[TileReading],
+    spots: F64,
+    before: int,
+) -> list[TileReading] | None:
+    """The two tiles read in ``frame`` at the two lists of ``places`` (the surer of each),
+    where both read, clash with neither each other nor a tile of ``rest``, and leave fewer of
+    ``spots`` than ``before`` unexplained with ``rest``; else ``None``."""
+    pair = [
+        _read_places(p, frame, labels, blobs, qs, threshold=threshold, width=width) for qs in places
+    ]
+    if not all(pair):
+        return None
+    two = [max(r, key=lambda r: r.confidence) for r in pair]
+    if (
+        _clashes(p, two[0], [two[1]])
+        or any(_clashes(p, r, rest) for r in two)
+        or _unexplained(spots, rest + two).shape[0] >= before
+    ):
+        return None
+    return two
 
 
 def _lone_faces(
