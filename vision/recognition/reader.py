@@ -716,12 +716,13 @@ def _crosswise_through(
 ) -> list[TileReading]:
     """``tiles`` with each tile read across the middle of a crosswise double and a half of the
     tile after it replaced by those two. The double's halves lie either side of the tile's
-    axis at that half, their pips unexplained on both sides (which :func:`_read_side_by_side`,
-    looking for one side, does not take), and its middle's bar-less face reads as a blank
-    half. So a tile with unexplained spots beside one half on both sides is read again as the
-    tile square to it through that half and the tile along it through its other half and the
-    square beyond, at the scene's width, in the first of ``frames`` that reads both: they
-    replace it where they clash with no other tile and explain more of ``spots`` (seed 238's
+    axis at that half, their pips on both sides (which :func:`_read_side_by_side`, looking for
+    unexplained pips on one side, does not take), and its middle's bar-less face reads as a
+    blank half. So a tile with spots left near it and spots beside one half on both sides
+    (one may lie on its rim, which takes it in) is read again as the tile square to it
+    through that half and the tile along it through its other half and the square beyond, at
+    the scene's width, in the first of ``frames`` that reads both: they replace it where they
+    clash with no other tile and explain more of ``spots`` (seed 238's
     0280: a "0-1" across a crosswise 1-1's middle and the 1 of the 6-1 after it, the 1-1's
     pips either side of it, one on its rim, and the 6 left)."""
     left = _unexplained(spots, tiles)
@@ -738,8 +739,7 @@ def _crosswise_through(
         if not _inside(left, t, across=1.0, along=0.5).any():
             continue
         for end, h in enumerate(t.halves):
-            # spots either side of the half, a half width or so off the axis (one may lie on
-            # the tile's rim, which took it in)
+            # spots either side of the half, a half width or so off the axis
             d = spots[:, :2] - np.array(h.center)
             a, b = d @ u, d @ v
             beside = (np.abs(a) <= 0.5 * width) & (np.abs(b) >= 0.3 * width)
