@@ -300,6 +300,7 @@ def identify(
         tiles, seen = _nudged_readings(p, crop, threshold, tiles, seen)
         tiles = _relatticed(p, crop, threshold, tiles, seen, width=width, spots=all_spots)
         seen = [True] * len(tiles)
+    # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [
         _shifted(t, x0, y0)
         for t, ok in zip(tiles, seen, strict=True)
