@@ -277,9 +277,11 @@ def identify(
     )
     tiles = [t for t, off in zip(tiles, _across_two(tiles), strict=True) if not off]
     frames = [crop] if sharp is None else [sharp, crop]
-    tiles = _read_side_by_side(p, frames, threshold, tiles=tiles, spots=all_spots, width=width)
-    tiles = _crosswise_through(p, frames, threshold, tiles=tiles, spots=all_spots, width=width)
     left = _unexplained(all_spots, tiles)
+    if left.shape[0]:  # both stages below look only where pips are left unexplained
+        tiles = _read_side_by_side(p, frames, threshold, tiles=tiles, spots=all_spots, width=width)
+        tiles = _crosswise_through(p, frames, threshold, tiles=tiles, spots=all_spots, width=width)
+        left = _unexplained(all_spots, tiles)
     if left.shape[0] and width > 0:
         tiles = _regrown(p, frames, threshold, tiles=tiles, spots=left, width=width)
         left = _unexplained(all_spots, tiles)
@@ -723,9 +725,9 @@ def _crosswise_through(
     (one may lie on its rim, which takes it in) is read again as the tile square to it
     through that half and the tile along it through its other half and the square beyond, at
     the scene's width, in the first of ``frames`` that reads both: they replace it where they
-    clash with no other tile and explain more of ``spots`` (seed 238's
-    0280: a "0-1" across a crosswise 1-1's middle and the 1 of the 6-1 after it, the 1-1's
-    pips either side of it, one on its rim, and the 6 left)."""
+    clash with no other tile and explain more of ``spots`` (seed 238's 0280: a "0-1" across a
+    crosswise 1-1's middle and the 1 of the 6-1 after it, the 1-1's pips either side of it,
+    one on its rim, and the 6 left)."""
     left = _unexplained(spots, tiles)
     if width <= 0 or left.shape[0] < 2:
         return tiles
@@ -773,7 +775,7 @@ def _crosswise_through(
                 if got:
                     out = rest + got
                     break
-            break
+            break  # one half per tile: a double's middle is one of its halves, not both
     return out
 
 
