@@ -953,3 +953,12 @@ def test_a_refused_tile_is_read_again_on_the_face_it_lies_on_alone() -> None:
     no face standing alone either. A refused tile is read again on its own face, looked for
     at the local (Otsu's) level too."""
     assert sweep_misses(448, seed=248) == ([], 0)
+
+
+def test_faint_noise_carved_into_a_line_is_no_pip() -> None:
+    """Ivory on green, 1600x900, blur 1.0, noisy, tilted 13 degrees (seed 250's 0091, held
+    out): a crosswise 6-6 between a 6-0 and a 6-1, read deconvolved. Deconvolution sharpens
+    the noise, and a wiggle of pixels a tenth darker than the face, between the two columns
+    of one 6, was carved into a straight piece of faint marks; that piece was counted as a
+    seventh pip: "6-7", a misread. A piece of faint marks alone is never a pip."""
+    assert sweep_misses(91, seed=250) == ([], 0)

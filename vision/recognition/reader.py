@@ -4288,6 +4288,7 @@ def _carved_tiles(
     near_broad = cv2.dilate(broad, np.ones((3, 3), np.uint8))
     taken = np.zeros_like(dark)
     rows: list[tuple[int, int, int, int, int, float, float]] = []
+    marks: list[bool] = []  # per piece: made of faint marks alone
     pieces: list[tuple[tuple[float, float], tuple[float, float], float, float, I32, I32]] = []
     # first the dark thin lines, then the faint ones too (whose pieces must end on clean face)
     for with_faint in (False, True):
@@ -4321,6 +4322,7 @@ def _carved_tiles(
                 ys, xs = np.nonzero(piece)
                 gx, gy = (xs + x0).astype(np.int32), (ys + y0).astype(np.int32)
                 taken[gy, gx] = 1
+                marks.append(with_faint and not bool(dark[gy, gx].any()))
                 centre = (cx + x0, cy + y0)
                 pieces.append((centre, (ax, ay), length, thick, gx, gy))
                 rows.append(
@@ -4337,6 +4339,12 @@ def _carved_tiles(
     if not pieces:
         return []
     carved = _with_pips(blobs, rows)
+    if any(marks):
+        # a piece of faint marks alone is no pip where it is no bar either (seed 250's 0091:
+        # noise sharpened by deconvolution, a wiggle of pixels a tenth darker than the face
+        # between the two columns of a 6, carved into a piece and counted as a seventh pip)
+        was = blobs.marks if blobs.marks is not None else np.zeros(blobs.area.shape[0], np.bool_)
+        carved = dataclasses.replace(carved, marks=np.concatenate([was, np.array(marks, np.bool_)]))
     new_labels = labels.copy()
     bars: list[_Bar] = []
     for lab, (centre, across, length, thick, gx, gy) in enumerate(pieces, blobs.area.shape[0]):
