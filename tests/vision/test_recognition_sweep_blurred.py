@@ -962,3 +962,12 @@ def test_faint_noise_carved_into_a_line_is_no_pip() -> None:
     of one 6, was carved into a straight piece of faint marks; that piece was counted as a
     seventh pip: "6-7", a misread. A piece of faint marks alone is never a pip."""
     assert sweep_misses(91, seed=250) == ([], 0)
+
+
+def test_one_pip_grown_by_the_seam_beside_it_is_one_pip() -> None:
+    """Ivory on walnut, 720p, blur 1.5, tilted 17 degrees, 4.3 px pips (seed 252's 0484,
+    held out): a 2-4 at a turn, its 4 against the next tile's side. Deconvolved, the blurred
+    seam joined the 4's two pips beside it, each 1.7 times the scene's pip and round: each
+    was counted as two pips run together, "2-6", a misread. A round region that fills its
+    box as one pip does is one pip where its half's candidates, one each, fit their layout."""
+    assert sweep_misses(484, seed=252) == ([], 0)

@@ -4806,12 +4806,18 @@ def _read_half(
                 # together there, but one pip joined by a mark beyond it (seed 52's 0207: a
                 # 5's corner pip joined by the bar, 1.75 pips big, made the 5 a 6)
                 continue
+            bw, bh = int(blobs.w[lab]), int(blobs.h[lab])
+            if merged and _one_pip_shape(area, bw, bh) and _fits_as_counted(p, pips):
+                # a round region filling its box as one pip does: pips run together are
+                # longer one way, or (diagonally) fill their box far less. One pip grown by
+                # the blur of a seam beside it (seed 252's 0484: a 4's two pips by the seam
+                # to the next tile, 1.7 pips big each, made the 4 a 6)
+                continue
             if merged:
                 # round() rounds half to even, as np.rint
                 counts[i] = max(1, round(area / ref_area))
             # no standard layout has more than three pips in a row: a long run is at most
             # three (the thin bridges between pips run together add area, not pips)
-            bw, bh = int(blobs.w[lab]), int(blobs.h[lab])
             if max(bw, bh) >= 1.5 * min(bw, bh):
                 counts[i] = min(counts[i], 3)
     n = sum(counts)
@@ -4835,6 +4841,19 @@ def _read_half(
 #: across or along, lies off the grid of every layout (outer pips sit at the spacing, 0.56
 #: in a common set, about 0.6 at most).
 OFF_GRID = 0.68
+
+
+#: The least share of its box's inscribed ellipse that a region fills to be one pip however
+#: large: a disc fills about 0.8-0.95 of it at pip sizes, two pips run together diagonally
+#: about 0.6-0.7, three 0.4.
+ONE_PIP_MIN_FILL = 0.78
+
+
+def _one_pip_shape(area: float, bw: int, bh: int) -> bool:
+    """Is a region of ``area`` pixels in a ``bw x bh`` box shaped as one pip: round (neither
+    side 1.5 times the other) and filling its box's ellipse (``ONE_PIP_MIN_FILL``)?"""
+    round_box = max(bw, bh) < 1.5 * min(bw, bh)
+    return round_box and area >= ONE_PIP_MIN_FILL * bw * bh * math.pi / 4
 
 
 def _fits_as_counted(p: RecognitionParams, pips: list[_Candidate]) -> bool:
