@@ -2648,7 +2648,8 @@ def _centred_on_pips(
 
 
 #: the looser look of the pip lattice (see :func:`_lattice_tiles`): a width this many times the
-#: scene's is tried too, and a spot off its place by up to this much of a width is not off it
+#: scene's is tried too (and this many times less), and a spot off its place by up to this
+#: much of a width is not off it
 LOOSE_WIDER = 1.1
 LOOSE_OFF_MAX = 0.15
 #: Where the pips of a tile can lie, in tile widths from its centre: along it (three rows per
@@ -2681,7 +2682,10 @@ def _lattice_tiles(
     apart: a tile along a tilted camera's view is foreshortened along it). Places on face
     whose lattice takes in the most spots, each within a tenth of a width of a pip place,
     and no spot off it, are read like outline places (``loose``, a look after the others at
-    what they left: at ``LOOSE_WIDER`` times the scene's width too, and a spot off its place
+    what they left: at ``LOOSE_WIDER`` times the scene's width too and as many times less
+    (seed 262's 0413: a 1-5 of thick white tiles at blur 1.5, 20.8 px wide between tiles
+    read at 23, their visible sides taken in; its 1 read a tenth of a width off its half's
+    centre there, a tile too unsure to keep), and a spot off its place
     by up to ``LOOSE_OFF_MAX`` of a width is neither taken in nor off it); not those well
     into a tile read, nor those overlapping a place whose lattice takes in more spots. A
     place is kept only clear of every tile, with a tile or the table beyond each end (a
@@ -2721,7 +2725,7 @@ def _lattice_tiles(
     fit = 0.01  # a spot within a tenth of a width of a pip place (squared) is taken in
     off_max = LOOSE_OFF_MAX**2 if loose else fit  # and one further is off the place
     if loose:
-        tried = sorted({*tried, round(LOOSE_WIDER * width, 1)})
+        tried = sorted({*tried, round(LOOSE_WIDER * width, 1), round(width / LOOSE_WIDER, 1)})
     # a tile along the view of a tilted camera is foreshortened along, not across
     scales = [(wa, wb) for wa in tried for wb in tried if 0.8 <= wa / wb <= 1.05]
     # the spots' own grid too, where it lies a few degrees off the tiles read (a line's one
