@@ -487,6 +487,7 @@ FULLY_READ = [
     # the seam (a false tile), until the squares beyond a tile lay a scene tile apart
     ((1280, 720), 1.0, 2, 4),
     ((1280, 720), 1.5, 2, 4),  # read without deconvolution too since session 18
+    ((1280, 720), 1.5, 1, 3),  # and this one since session 29
 ]
 
 

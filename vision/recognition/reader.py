@@ -2587,8 +2587,15 @@ def _peaks_at(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | No
         n = got.points.shape[0]
         if n > min(p.max_pips, MAX_LAYOUT) or got.rest >= limit:
             return None
-        rms, _ = layout_fit(got.points)
+        rms, spacing = layout_fit(got.points)
         conf = 1.0 / (1.0 + (rms / p.layout_rms_soft) ** 2)
+        if spacing > 0:
+            # as in _score_tile: a standard layout at a spacing far from the standard one is
+            # part of another seen through a half placed off its tile (seed 264's 0420: a
+            # 3's top pip lost in the seam beside it, its middle and corner pips a "2" at
+            # half the spacing, on a place nudged a quarter of a half along: "2-0" for 3-0)
+            off = max(0.0, abs(math.log(spacing / STANDARD_SPACING)) - p.spacing_free_log)
+            conf /= 1.0 + (off / 0.1) ** 2
         if n >= 2:
             conf *= min(1.0, 2.0 * float(got.depth.min() / got.depth.max()))
         conf *= 1.0 - 0.5 * got.rest / limit
