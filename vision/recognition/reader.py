@@ -2594,8 +2594,7 @@ def _peaks_at(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | No
             # part of another seen through a half placed off its tile (seed 264's 0420: a
             # 3's top pip lost in the seam beside it, its middle and corner pips a "2" at
             # half the spacing, on a place nudged a quarter of a half along: "2-0" for 3-0)
-            off = max(0.0, abs(math.log(spacing / STANDARD_SPACING)) - p.spacing_free_log)
-            conf /= 1.0 + (off / 0.1) ** 2
+            conf /= _spacing_divisor(p, spacing, STANDARD_SPACING)
         if n >= 2:
             conf *= min(1.0, 2.0 * float(got.depth.min() / got.depth.max()))
         conf *= 1.0 - 0.5 * got.rest / limit
@@ -4988,6 +4987,13 @@ def _sample_grid(n: int, inset: float) -> tuple[F64, F64]:
     return ga, gb
 
 
+def _spacing_divisor(p: RecognitionParams, spacing: float, typical: float) -> float:
+    """What a half's layout factor is divided by for pips fitted at ``spacing`` where
+    ``typical`` is expected: 1 within ``spacing_free_log`` of it, growing fast beyond."""
+    off = max(0.0, abs(math.log(spacing / typical)) - p.spacing_free_log)
+    return 1.0 + (off / 0.1) ** 2
+
+
 def _score_tile(
     p: RecognitionParams,
     pr: _Proposal,
@@ -5005,8 +5011,7 @@ def _score_tile(
             # every standard layout has the same spacing: pips that fit one at a spacing far
             # from it are part of a layout seen through a half placed off its tile (the
             # centre and a corner pip of a 3 fit a 2 at half the spacing)
-            off = max(0.0, abs(math.log(h.spacing / spacing)) - p.spacing_free_log)
-            layout /= 1.0 + (off / 0.1) ** 2
+            layout /= _spacing_divisor(p, h.spacing, spacing)
         clean = 1.0 - 0.5 * h.dirt / p.face_max_dirt if p.face_max_dirt > 0 else 1.0
         size = 1.0
         if h.pip_areas and ref_area > 0:
