@@ -1,5 +1,5 @@
 """Blur measured from the frame and taken back out (:mod:`vision.recognition.deblur`), and
-:func:`~vision.recognition.identify` on blurred rendered stills that need it.
+:func:`~vision.recognition.identify` on blurred rendered scenes that need it.
 
 Expected blur figures are the sigma the test blurred with; expected tiles are the renderer's
 truth, never a reading.
@@ -149,7 +149,7 @@ def test_deblurred_with_no_blur_is_the_frame_itself() -> None:
 #: in test_recognition_blur). Renders of seeds 3-4 at 1280x720 and 2-3 at 1600x900, blur
 #: 1.5, are all read without it too; the sweep's dim, noisy, compressed scenes are not.
 NEEDS_DEBLUR = [
-    (1, 582),  # white on walnut, blur 1.5: ten tiles missed without deconvolution
+    (1, 582),  # ivory on slate, 1600x900, blur 1.5: ten tiles missed without deconvolution
     (252, 484),  # ivory on walnut, blur 1.5, tilted 17 degrees: nine
 ]
 
