@@ -4811,17 +4811,16 @@ def _read_half(
     if ref_area > 0:
         for i, (lab, area, a, b) in enumerate(pips):
             merged = area >= p.pip_merge_ratio * ref_area
-            if merged and max(abs(a), abs(b)) > OFF_GRID and _fits_as_counted(p, pips):
-                # centred beyond every place a pip of a layout has: no two of them run
-                # together there, but one pip joined by a mark beyond it (seed 52's 0207: a
-                # 5's corner pip joined by the bar, 1.75 pips big, made the 5 a 6)
-                continue
             bw, bh = int(blobs.w[lab]), int(blobs.h[lab])
-            if merged and _one_pip_shape(area, bw, bh) and _fits_as_counted(p, pips):
-                # a round region filling its box as one pip does: pips run together are
-                # longer one way, or (diagonally) fill their box far less. One pip grown by
-                # the blur of a seam beside it (seed 252's 0484: a 4's two pips by the seam
-                # to the next tile, 1.7 pips big each, made the 4 a 6)
+            # a large region is one pip, where the candidates one each fit their layout, if
+            # centred beyond every place a pip of a layout has (no two of them run together
+            # there, but one pip joined by a mark beyond it: seed 52's 0207, a 5's corner
+            # pip joined by the bar, 1.75 pips big, made the 5 a 6) or shaped as one pip
+            # (pips run together are longer one way, or, diagonally, fill their box far
+            # less: seed 252's 0484, a 4's two pips grown by the blurred seam to the next
+            # tile, 1.7 pips big each, made the 4 a 6)
+            one = max(abs(a), abs(b)) > OFF_GRID or _one_pip_shape(area, bw, bh)
+            if merged and one and _fits_as_counted(p, pips):
                 continue
             if merged:
                 # round() rounds half to even, as np.rint
