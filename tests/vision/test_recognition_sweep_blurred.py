@@ -992,3 +992,13 @@ def test_two_pips_of_a_three_read_as_dark_peaks_are_no_two() -> None:
     axis, and its 3's middle and corner pips made a perfect "2" at half the spacing of
     every layout: "2-0", a misread. Dark peaks are held to the standard spacing too."""
     assert sweep_misses(420, seed=264) == ([], 0)
+
+
+def test_a_bead_of_a_narrow_double_blanks_bar_is_no_neighbours_pip() -> None:
+    """White tiles 6 mm thick on green, 720p, blur 1.0, JPEG 55, 4.5 px pips (seed 295's
+    0397, held out): a 0-0 at a turn of the line, between a 0-4's blank and a 2-0's, read
+    deconvolved 19.5 px wide in a scene of 22. A double blank read narrow that holds a spot
+    no other tile holds is dropped (the spot is a neighbour's pip on its rim), and this one
+    held a bead of its own bar, where it meets the seam below: unread. A spot on the bar is
+    no pip."""
+    assert sweep_misses(397, seed=295) == ([], 0)

@@ -469,3 +469,14 @@ def test_a_tile_read_across_a_crosswise_doubles_middle_gives_way_to_it() -> None
     invented. A tile with spots either side of a half is read again as the tile square to it
     there and the tile through its other half and the square beyond."""
     assert sweep_misses(280, seed=238) == ([], 0)
+
+
+def test_two_tiles_side_by_side_a_few_degrees_off_the_seam_read_across_them() -> None:
+    """Cream tiles with black pips on slate, 720p, in focus, noisy, deep shadow, turned 5
+    degrees (seed 289's 0174, held out): a 2-4 and a 2-2 side by side, staggered by a
+    quarter of a tile, their bars a pixel thick and faint. The seam between them was read
+    as the bar of a "2-2" square to the pixel grid, the 2-2's middle under one of its
+    halves, six pips left: two tiles missed and one invented. The two tiles are looked for
+    square to the strongest edges around too, and the one whose pips lie either side of a
+    half centred on it."""
+    assert sweep_misses(174, seed=289) == ([], 0)

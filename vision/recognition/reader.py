@@ -317,6 +317,11 @@ def identify(
     return SceneReading(tiles=tuple(kept), width=w, height=h, tile_length_px=length)
 
 
+#: how far from a tile's middle, in tile lengths, a spot lies on its bar (a pip of a standard
+#: layout is at least 0.11 of a length from it)
+ON_BAR = 0.06
+
+
 def _small_tiles_dropped(
     p: RecognitionParams, tiles: list[TileReading], width: float, spots: F64
 ) -> list[TileReading]:
@@ -331,8 +336,8 @@ def _small_tiles_dropped(
     crosswise 2-2's pips and the 2-4 beside it. A tile that only reaches a few pixels into a
     neighbour read at the scene's width is one (seed 174's 0572: a crosswise 0-0 read 19 px
     wide in a scene of 22.8, a pixel or two too far along its line, 0.15 of it over the 0-1
-    beside it). Nor a double blank so narrow holding any of ``spots`` that no other tile
-    holds (the pips of the tile whose place it took)."""
+    beside it). Nor a double blank so narrow holding any of ``spots`` off its bar that no
+    other tile holds (the pips of the tile whose place it took)."""
     if width <= 0:
         return tiles
     small = [_tile_width(t) < (1 - p.look_width_agree_rel) * width for t in tiles]
@@ -347,8 +352,11 @@ def _small_tiles_dropped(
             # a double blank explains no pip: spots it holds that no other tile does are a
             # neighbour's, on its rim (seed 217's 0550: a "0-0" of 17.5 px in a scene of
             # 21, over a 0-2, the 2's pips at its ends)
-            others = [k for k in tiles if k is not t]
-            if _inside(_unexplained(spots, others), t).any():
+            # (a spot on its bar is none: deconvolution breaks a bar into beads, seed 295's
+            # 0397: a 0-0 at a turn, read 19.5 px wide in a scene of 22, a bead where its bar
+            # meets the seam below)
+            held = _unexplained(spots, [k for k in tiles if k is not t])
+            if (_inside(held, t) & ~_inside(held, t, along=ON_BAR)).any():
                 continue
         out.append(t)
     return out
@@ -635,7 +643,8 @@ def _read_side_by_side(
     either side. Their pips are unexplained (a blank half has none), and the lattice places
     no tile on them, the room being taken. So a tile with unexplained spots beside a half,
     between half a width and a width and a half off its axis, is read again as the two
-    tiles square to it through its halves, at the scene's width (the half without spots
+    tiles square to it (or to the strongest edges around) through its halves, at the
+    scene's width (the half without spots
     beside it on the other side, then on the same one), in the first of ``frames`` that
     reads both: they replace it where they clash with no other tile, and explain more of
     ``spots`` (seed 147's 0044: blur 1.5, a "0-6" across a 4-0 and the 1-6 under it, the
@@ -647,65 +656,106 @@ def _read_side_by_side(
     out = list(tiles)
     regions = _regions_of(p, frames, threshold)
     for t in tiles:
-        axis = _half_axis(t)
-        if axis is None or abs(_tile_width(t) / width - 1) > p.width_tolerance_rel:
+        if _half_axis(t) is None or abs(_tile_width(t) / width - 1) > p.width_tolerance_rel:
             continue
-        u = np.array(axis)
-        v = np.array([-u[1], u[0]])
-        halves = [np.array(h.center) for h in t.halves]
-        # per half: the side (along v) its unexplained spots lie on, 0 for none
-        sides = []
-        for h in halves:
-            d = left[:, :2] - h
-            a, b = d @ u, d @ v
-            beside = (np.abs(a) <= 0.5 * width) & (np.abs(b) >= 0.5 * width)
-            beside &= np.abs(b) <= 1.5 * width
-            sides.append(int(np.sign(b[beside].sum())) if beside.any() else 0)
-        if not any(sides):
-            continue
-        choices = [
-            (sides[0] or s, sides[1] or s) for s in (-(sides[0] or sides[1]), sides[0] or sides[1])
-        ]
         rest = [k for k in out if k is not t]
         before = _unexplained(spots, out).shape[0]
         got = None
-        for k, frame in enumerate(frames):
-            labels, blobs = regions(k)
-            for sa, sb in dict.fromkeys(choices):
-                # a tile through a half with pips beside it is centred on them when read; one
-                # through a half without is read a few places along (a crosswise double in
-                # the line beside lies staggered by less than a half)
-                places = [
-                    [
-                        _placed(
-                            tuple(h + s * (0.5 + d) * width * v), tuple(v), width, measured=False
-                        )
-                        for d in (_SIDE_NUDGES if spotless else (0.0,))
-                    ]
-                    for h, s, spotless in (
-                        (halves[0], sa, not sides[0]),
-                        (halves[1], sb, not sides[1]),
-                    )
-                ]
-                got = _pair_read(
-                    p,
-                    frame,
-                    labels,
-                    blobs,
-                    places,
-                    threshold=threshold,
-                    width=width,
-                    rest=rest,
-                    spots=spots,
-                    before=before,
-                )
-                if got:
-                    break
+        # a tile read across a seam lies along it, and a seam a pixel wide can run square to
+        # the pixel grid while the tiles either side lie a few degrees off it: they are
+        # looked for square to the strongest edges around too (seed 289's 0174, in focus,
+        # noisy: a 2-4 and a 2-2 side by side at 5 degrees, read as a "2-2" square across
+        # the seam between them; square to that, neither reads)
+        turned = _aligned(frames[-1], t, width)
+        for seen in [t] if turned is t else [t, turned]:
+            got = _beside_read(
+                p,
+                frames,
+                regions,
+                seen,
+                threshold=threshold,
+                width=width,
+                rest=rest,
+                spots=spots,
+                left=left,
+                before=before,
+            )
             if got:
+                out = rest + got
                 break
-        if got:
-            out = rest + got
     return out
+
+
+def _beside_read(
+    p: RecognitionParams,
+    frames: list[U8],
+    regions: Callable[[int], tuple[I32, _Blobs]],
+    t: TileReading,
+    *,
+    threshold: int,
+    width: float,
+    rest: list[TileReading],
+    spots: F64,
+    left: F64,
+    before: int,
+) -> list[TileReading] | None:
+    """The two tiles lying side by side that :func:`_read_side_by_side` reads through the
+    halves of ``t``, square to its axis, where they read (see :func:`_pair_read`)."""
+    axis = _half_axis(t)
+    if axis is None:
+        return None
+    u = np.array(axis)
+    v = np.array([-u[1], u[0]])
+    halves = [np.array(h.center) for h in t.halves]
+    # per half: the side (along v) its unexplained spots lie on, 0 for none
+    sides = []
+    # per half: unexplained spots on both sides near it, the middle of a tile through it
+    # staggered by a quarter (seed 289's 0174: the 2-2's pips either side of the "2-2")
+    middles = []
+    for h in halves:
+        d = left[:, :2] - h
+        a, b = d @ u, d @ v
+        along = np.abs(a) <= 0.5 * width
+        beside = along & (np.abs(b) >= 0.5 * width) & (np.abs(b) <= 1.5 * width)
+        sides.append(int(np.sign(b[beside].sum())) if beside.any() else 0)
+        near = along & (np.abs(b) >= 0.3 * width) & (np.abs(b) <= width)
+        middles.append(bool((near & (b > 0)).any() and (near & (b < 0)).any()))
+    if not any(sides):
+        return None
+    choices = [
+        (sides[0] or s, sides[1] or s) for s in (-(sides[0] or sides[1]), sides[0] or sides[1])
+    ]
+    for k, frame in enumerate(frames):
+        labels, blobs = regions(k)
+        for sa, sb in dict.fromkeys(choices):
+            # a tile through a half with pips beside it is centred on them when read; one
+            # through a half without is read a few places along (a crosswise double in
+            # the line beside lies staggered by less than a half)
+            places = [
+                [
+                    _placed(tuple(h + s * (0.5 + d) * width * v), tuple(v), width, measured=False)
+                    for d in (_SIDE_NUDGES if spotless else (0.0, -0.5) if middle else (0.0,))
+                ]
+                for h, s, spotless, middle in (
+                    (halves[0], sa, not sides[0], middles[0]),
+                    (halves[1], sb, not sides[1], middles[1]),
+                )
+            ]
+            got = _pair_read(
+                p,
+                frame,
+                labels,
+                blobs,
+                places,
+                threshold=threshold,
+                width=width,
+                rest=rest,
+                spots=spots,
+                before=before,
+            )
+            if got:
+                return got
+    return None
 
 
 def _crosswise_through(
