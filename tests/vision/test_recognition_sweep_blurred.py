@@ -1002,3 +1002,14 @@ def test_a_bead_of_a_narrow_double_blanks_bar_is_no_neighbours_pip() -> None:
     held a bead of its own bar, where it meets the seam below: unread. A spot on the bar is
     no pip."""
     assert sweep_misses(397, seed=295) == ([], 0)
+
+
+def test_a_chain_read_across_a_lines_seams_at_a_width_set_short_is_read_again() -> None:
+    """White tiles on walnut, 720p, blur 1.5, 4.2 px pips (seed 320's 0328, held out): the
+    1-6 ending a line at a turn, then a 0-1, a 5-0 and a 2-5, read a half out of step as
+    "1-1", "0-0" and "5-5" across their seams. No bar read before the looks, and the first
+    look set the scene's width from the "0-0" alone: 18 px for 21. A chain of doubles read
+    across seams is walked from double to double a tile's length apart, and at that width
+    the next one lay a sixth too far: not a chain, four tiles missed and three invented.
+    The next double is looked for 1.7 to 2.6 scene widths along."""
+    assert sweep_misses(328, seed=320) == ([], 0)
