@@ -351,10 +351,9 @@ def _small_tiles_dropped(
         if s and _pips(t) == 0:
             # a double blank explains no pip: spots it holds that no other tile does are a
             # neighbour's, on its rim (seed 217's 0550: a "0-0" of 17.5 px in a scene of
-            # 21, over a 0-2, the 2's pips at its ends)
-            # (a spot on its bar is none: deconvolution breaks a bar into beads, seed 295's
-            # 0397: a 0-0 at a turn, read 19.5 px wide in a scene of 22, a bead where its bar
-            # meets the seam below)
+            # 21, over a 0-2, the 2's pips at its ends); but a spot on its bar is a bead of
+            # the bar, which deconvolution breaks up (seed 295's 0397: a 0-0 at a turn,
+            # read 19.5 px wide in a scene of 22, a bead where its bar meets the seam below)
             held = _unexplained(spots, [k for k in tiles if k is not t])
             if (_inside(held, t) & ~_inside(held, t, along=ON_BAR)).any():
                 continue
@@ -644,8 +643,8 @@ def _read_side_by_side(
     no tile on them, the room being taken. So a tile with unexplained spots beside a half,
     between half a width and a width and a half off its axis, is read again as the two
     tiles square to it (or to the strongest edges around) through its halves, at the
-    scene's width (the half without spots
-    beside it on the other side, then on the same one), in the first of ``frames`` that
+    scene's width (the half without spots beside it on the other side, then on the same
+    one; one with spots on both sides centred on it too), in the first of ``frames`` that
     reads both: they replace it where they clash with no other tile, and explain more of
     ``spots`` (seed 147's 0044: blur 1.5, a "0-6" across a 4-0 and the 1-6 under it, the
     4 and the 1 beside it; 0029, in focus: a "0-0" across a 0-5's blank and a crosswise 0-0,
@@ -700,7 +699,8 @@ def _beside_read(
     before: int,
 ) -> list[TileReading] | None:
     """The two tiles lying side by side that :func:`_read_side_by_side` reads through the
-    halves of ``t``, square to its axis, where they read (see :func:`_pair_read`)."""
+    halves of ``t``, square to its axis, where they read (see :func:`_pair_read`); ``left``:
+    the spots no tile explained."""
     axis = _half_axis(t)
     if axis is None:
         return None
