@@ -657,6 +657,12 @@ def _read_side_by_side(
     for t in tiles:
         if _half_axis(t) is None or abs(_tile_width(t) / width - 1) > p.width_tolerance_rel:
             continue
+        # the spots looked for lie within half a width along and a width and a half across
+        # a half's centre (itself at most 0.6 of a width off the tile's), so under 1.9
+        # widths off the tile's centre: with none within two, neither ``t`` nor ``t`` turned
+        # reads, and the turn is not measured
+        if not (np.hypot(*(left[:, :2] - np.array(t.center)).T) <= 2.0 * width).any():
+            continue
         rest = [k for k in out if k is not t]
         before = _unexplained(spots, out).shape[0]
         got = None
