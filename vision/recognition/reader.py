@@ -245,7 +245,9 @@ def identify(
             more = _blanks_at_other_widths(
                 p, sharp, threshold, tiles=tiles, width=width, spots=again[2]
             )
-            tiles += _blanks_seen(p, more, crop)
+            more = _blanks_seen(p, more, crop)
+            # a room no look filled: a double blank read where it lies (see _blanks_in_rooms)
+            tiles += more or _blanks_in_rooms(p, [sharp, crop], threshold, tiles=tiles, width=width)
         if tiles != settled:
             # a tile added or swapped since can be what makes the square beyond one read
             # across a seam a lone one (the next tile of its line, or the double at a turn;
@@ -287,6 +289,9 @@ def identify(
         left = _unexplained(all_spots, tiles)
     if left.shape[0] and width > 0:
         tiles += _lone_faces(p, frames, threshold, tiles=tiles, spots=left, width=width)
+        left = _unexplained(all_spots, tiles)
+    if left.shape[0] and width > 0:
+        tiles = _blanks_repaired(p, frames, threshold, tiles=tiles, spots=all_spots, width=width)
     seen_spots = [first[2]] if sharp is None else [first[2], again[2]]
     seen = _centres_seen(p, crop, tiles)
     flagged = _read_on_own_faces(
@@ -508,6 +513,116 @@ def _regrown(
         )
         if got is not None:
             out = [*rest, got]
+    return out
+
+
+#: how far from a tile with a blank half the pips left unexplained are looked for, in the
+#: scene's widths across and along it (see :func:`_blanks_repaired`)
+REPAIR_NEAR_ACROSS = 1.6
+REPAIR_NEAR_ALONG = 1.3
+
+
+def _blanks_repaired(
+    p: RecognitionParams,
+    frames: list[U8],
+    threshold: int,
+    *,
+    tiles: list[TileReading],
+    spots: F64,
+    width: float,
+) -> list[TileReading]:
+    """``tiles`` with each tile that has a blank half and pips left unexplained beside it
+    re-paired, where its halves are the ends of two other tiles that explain those pips. Two
+    tiles meeting corner to corner at a turn, blank end beside blank end, read as one double
+    blank across their seam leave both their other halves unread; a blank half has no pip to
+    tell it by, and a seam a blur wide looks like a bar (seed 372's 0202, blur 1.5: a 4-0
+    up to the 0 of a 0-1 lying across, read "0-0", the 4 and the 1 left). Each half of such
+    a tile is read again as one end of a tile lying on from it (beyond it, or either side:
+    not back over the other half), in the first of ``frames`` that reads it; the two
+    readings, each with a half where the tile's half is and its pips, clashing with no other
+    tile nor each other, replace it where together they explain every pip left beside it."""
+    left = _unexplained(spots, tiles)
+    out = list(tiles)
+    regions = _regions_of(p, frames, threshold)
+    for t in tiles:
+        axis = _half_axis(t)
+        if 0 not in t.pips or axis is None:
+            continue
+        near = left[_inside(left, t, across=REPAIR_NEAR_ACROSS, along=REPAIR_NEAR_ALONG)]
+        if not near.shape[0]:
+            continue
+        rest = [k for k in out if k is not t]
+        u = np.array(axis, dtype=np.float64)
+        v = np.array([-u[1], u[0]])
+
+        def keep(r: TileReading, near: F64 = near, rest: list[TileReading] = rest) -> bool:
+            return bool(_inside(near, r).any()) and not _clashes(p, r, rest)
+
+        ends = [
+            _tiles_on_from(
+                p, frames, regions, half, (away, v, -v), threshold=threshold, width=width, keep=keep
+            )
+            for half, away in zip(t.halves, (-u, u), strict=True)
+        ]
+        pairs = [
+            (a, b)
+            for a in ends[0]
+            for b in ends[1]
+            if not _clashes(p, a, [b]) and (_inside(near, a) | _inside(near, b)).all()
+        ]
+        if pairs:
+            a, b = max(pairs, key=lambda ab: min(ab[0].confidence, ab[1].confidence))
+            out = [*rest, a, b]
+            left = _unexplained(spots, out)
+    return out
+
+
+def _tiles_on_from(
+    p: RecognitionParams,
+    frames: list[U8],
+    regions: Callable[[int], tuple[I32, _Blobs]],
+    half: HalfReading,
+    directions: tuple[F64, ...],
+    *,
+    threshold: int,
+    width: float,
+    keep: Callable[[TileReading], bool],
+) -> list[TileReading]:
+    """Per direction of ``directions`` (unit vectors), the tile read lying on from ``half``
+    that way (one of its halves within three tenths of a ``width`` of ``half``'s centre,
+    with its pips) that ``keep`` accepts, in the first of ``frames`` that reads one (see
+    :func:`_first_read`); none for a direction where none is."""
+    c = np.array(half.center, dtype=np.float64)
+
+    def keeps(r: TileReading) -> bool:
+        return any(
+            h.pips == half.pips and math.dist(h.center, half.center) <= 0.3 * width
+            for h in r.halves
+        ) and keep(r)
+
+    out = []
+    for d in directions:
+        places = [(place, width) for place in _places_from(c, d, width)]
+        got = _first_read(p, frames, regions, places=places, threshold=threshold, keep=keeps)
+        if got is not None:
+            out.append(got)
+    return out
+
+
+#: the turns, in radians, of the places tried for a tile lying on from a half (see
+#: :func:`_places_from`): a tile read across a seam lies a few degrees off either tile
+REPAIR_TURNS = (0.0, 0.1, -0.1)
+
+
+def _places_from(c: F64, d: F64, width: float) -> list[_Proposal]:
+    """The places of a tile ``width`` wide with one half centred at ``c`` and the other
+    lying on from it along ``d`` (a unit vector), turned by each of ``REPAIR_TURNS``."""
+    out = []
+    for turn in REPAIR_TURNS:
+        cos, sin = math.cos(turn), math.sin(turn)
+        ax = (float(cos * d[0] - sin * d[1]), float(sin * d[0] + cos * d[1]))
+        centre = (float(c[0]) + 0.5 * width * ax[0], float(c[1]) + 0.5 * width * ax[1])
+        out.append(_pose_proposal(TilePose(centre, ax, 0.0), 0.0, 0.0, width))
     return out
 
 
@@ -1881,15 +1996,97 @@ def _blank_room(crop: U8, threshold: int, tiles: list[TileReading], width: float
     pixel or two too wide leaves about 0.7 w of its face free."""
     if not tiles or width <= 0:
         return False
+    free, step = _free_face(crop, threshold, tiles, width)
+    k = max(1, round(BLANK_ROOM * width / step))
+    return bool(cv2.erode(free, np.ones((k, k), np.uint8)).any())
+
+
+def _free_face(
+    crop: U8, threshold: int, tiles: list[TileReading], width: float
+) -> tuple[npt.NDArray[np.uint8], int]:
+    """The face outside every tile of ``tiles`` (1, else 0), sampled every ``step`` pixels
+    (an eighth of a tile ``width``), and that step."""
     step = max(1, int(width / 8))
     face = (crop[::step, ::step] > threshold).view(np.uint8)
     occupied = np.zeros_like(face)
     for t in tiles:
         # a pixel's sample lies at its top left corner: the tile grown by one sample
         cv2.fillConvexPoly(occupied, np.rint(np.array(t.corners) / step).astype(np.int32), 1)
-    free = face & (cv2.dilate(occupied, np.ones((3, 3), np.uint8)) == 0)
+    free: npt.NDArray[np.uint8] = face & (cv2.dilate(occupied, np.ones((3, 3), np.uint8)) == 0)
+    return free, step
+
+
+#: the widths, as shares of the scene's, a double blank is looked for at in a room of free
+#: face (see :func:`_blanks_in_rooms`)
+ROOM_WIDTHS = (1.0, 0.92, 1.08)
+#: the least and most area of such a room, as shares of a tile's (its rims and the seams
+#: beside it are not free face; a room larger is the faces of more than one)
+ROOM_AREA = (0.5, 1.3)
+
+
+def _blanks_in_rooms(
+    p: RecognitionParams,
+    frames: list[U8],
+    threshold: int,
+    *,
+    tiles: list[TileReading],
+    width: float,
+) -> list[TileReading]:
+    """Double blanks read in the rooms of free face (see :func:`_blank_room`) that no other
+    look filled and that are a tile's face in area (``ROOM_AREA``): each read where its
+    room's face is centred, along the room's longer way of
+    the tiles' edges first, at each of ``ROOM_WIDTHS``, in the first of ``frames`` that
+    reads it; kept with its bar seen in a frame and clear of ``tiles``. A double blank laid
+    crosswise between two tiles and standing out of their line joins their faces, and no
+    outline of its own places it (seed 225's 0272: a 0-0 of thick tiles at blur 1.5 and JPEG
+    55, between a 2-0 and a 0-3, read deconvolved at 0.92 of the scene's width; its bar dips
+    6.2 there and 5.3 in the frame as it was, under the 5.5 that a double blank read
+    elsewhere needs: here the room is the evidence that a tile lies)."""
+    free, step = _free_face(frames[-1], threshold, tiles, width)
     k = max(1, round(BLANK_ROOM * width / step))
-    return bool(cv2.erode(free, np.ones((k, k), np.uint8)).any())
+    room = cv2.erode(free, np.ones((k, k), np.uint8))
+    if not room.any():
+        return []
+    _, labels = cv2.connectedComponents(free, connectivity=8)
+    base = _edge_angle(tiles)
+    u = np.array([math.cos(base), math.sin(base)])
+    v = np.array([-u[1], u[0]])
+    regions = _regions_of(p, frames, threshold)
+    found: list[TileReading] = []
+    for label in np.unique(labels[room > 0]).tolist():
+        ys, xs = np.nonzero(labels == label)
+        if not ROOM_AREA[0] <= xs.size * step**2 / (2 * width**2) <= ROOM_AREA[1]:
+            continue  # not a tile's face: a part of one, or of many
+        xy = np.column_stack([xs, ys]).astype(np.float64) * step
+        centre = xy.mean(axis=0)
+        spread = [float(np.var(xy @ a)) for a in (u, v)]
+        axes = [u, v] if spread[0] >= spread[1] else [v, u]
+        places = [
+            (
+                _pose_proposal(
+                    TilePose((float(centre[0]), float(centre[1])), (float(a[0]), float(a[1])), 0.0),
+                    0.0,
+                    0.0,
+                    w * width,
+                ),
+                w * width,
+            )
+            for a in axes
+            for w in ROOM_WIDTHS
+        ]
+
+        def keeps(r: TileReading, centre: F64 = centre) -> bool:
+            return (
+                _pips(r) == 0
+                and math.dist(r.center, centre) <= 0.25 * width
+                and any(_bar_seen(p, frame, r) for frame in frames)
+                and not _clashes(p, r, tiles + found)
+            )
+
+        got = _first_read(p, frames, regions, places=places, threshold=threshold, keep=keeps)
+        if got is not None:
+            found.append(got)
+    return found
 
 
 def _gap_in_line(
@@ -2854,21 +3051,25 @@ def _lattice_tiles(
                 continue
             along = (float(u[0]), float(u[1]))
             chosen.append((n, _placed(centre, along, wb, measured=True, aspect=2 * wa / wb)))
-    # of two places overlapping, the one whose lattice holds fewer of the spots is not read
-    places = [
-        q
-        for n, q in chosen
-        if not any(m > n and math.dist(q.center, r.center) < 0.9 * r.width for m, r in chosen)
+    # of two places overlapping, the one whose lattice holds fewer of the spots is not read;
+    # but where every place that overlaps it so reads no tile, it is read after all (seed
+    # 360's 0139: a 6-2 and a 2-0 end to end, their 2s beside each other across the seam,
+    # three spots on a place across it that reads nothing, and the 2-0's place left out)
+    over = [
+        [k for k, (m, r) in enumerate(chosen) if m > n and _place_overlaps(q, r)] for n, q in chosen
     ]
+    places = [q for (_, q), o in zip(chosen, over, strict=True) if not o]
     if not places:
         return tiles
     labels, blobs = _dark_regions(p, crop, threshold, half_dark=True)
-    read: list[TileReading] = []
-    for w in tried:
-        mine = [q for q in places if q.width == w]
-        read += (
-            _read_places(p, crop, labels, blobs, mine, threshold=threshold, width=w) if mine else []
-        )
+    read = _read_at_widths(p, crop, labels, blobs, places, threshold=threshold, widths=tried)
+    empty = {
+        k
+        for k, (_, q) in enumerate(chosen)
+        if not over[k] and not any(math.dist(t.center, q.center) < 0.5 * q.width for t in read)
+    }
+    later = [q for (_, q), o in zip(chosen, over, strict=True) if o and set(o) <= empty]
+    read += _read_at_widths(p, crop, labels, blobs, later, threshold=threshold, widths=tried)
     found = [
         t
         for t in read
@@ -2910,6 +3111,30 @@ def _lattice_tiles(
             break
         added = [t for t, n in zip(added, near, strict=True) if not n]
     return tiles + added
+
+
+def _place_overlaps(q: _Proposal, r: _Proposal) -> bool:
+    """Whether lattice place ``q`` lies within 0.9 of ``r``'s width of ``r``."""
+    return math.dist(q.center, r.center) < 0.9 * r.width
+
+
+def _read_at_widths(
+    p: RecognitionParams,
+    crop: U8,
+    labels: I32,
+    blobs: _Blobs,
+    places: list[_Proposal],
+    *,
+    threshold: int,
+    widths: list[float],
+) -> list[TileReading]:
+    """The tiles read at ``places``, each place read at its own width of ``widths``."""
+    read: list[TileReading] = []
+    for w in widths:
+        mine = [q for q in places if q.width == w]
+        if mine:
+            read += _read_places(p, crop, labels, blobs, mine, threshold=threshold, width=w)
+    return read
 
 
 def _closed_chains(
