@@ -74,6 +74,22 @@ def test_face_down_tiles_are_not_invented(back: tuple[int, int, int]) -> None:
     assert identify(_pile_of_face_down_tiles(back)).tiles == ()
 
 
+@pytest.mark.parametrize(("sigma", "jpeg"), [(0.7, 0), (0.7, 55), (1.5, 0), (1.5, 55)])
+def test_a_blurred_pile_of_light_backed_face_down_tiles_reads_no_double_blank(
+    sigma: float, jpeg: int
+) -> None:
+    """Blurred (and with ``jpeg`` > 0, noisy and JPEG-compressed), the edge where one light
+    back lies over another reads as a double blank's bar, a square of each back for its
+    halves; those backs run on past the "tile's" sides, which a double blank's face never
+    does (blurred 0.7 px with noise and JPEG 55, this pile gave six such tiles)."""
+    image = cv2.GaussianBlur(_pile_of_face_down_tiles((235, 235, 235)), (0, 0), sigma)
+    if jpeg:
+        noise = np.random.default_rng(0).normal(0, 4, image.shape)
+        image = np.clip(image + noise, 0, 255).astype(np.uint8)
+        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, jpeg])[1], 1)
+    assert identify(image).tiles == ()
+
+
 def test_non_contiguous_view_is_accepted_and_untouched() -> None:
     from vision.recognition.synthetic import render_scene
 

@@ -237,6 +237,16 @@ class RecognitionParams:
     #: its middle is darker than its faces by this many times their unevenness (its bar; see
     #: ``vision.recognition.peaks.bar_dip``): a tile lying face down has no bar.
     blank_bar_min_dip: float = 5.5
+    #: A double blank's face must end at its sides and ends: looked at from each half's
+    #: middle across each side and out of its end, from 0.35 to 0.85 of a width out, the
+    #: darkest point is a share of the way from the face threshold up to the half's face
+    #: (0: the table, a seam at the threshold) ...
+    blank_edge_level: float = 0.9
+    #: ... and where this many of those six looks find the face running on at
+    #: ``blank_edge_level`` or above, the "double blank" is one tile's face crossed by
+    #: another's edge (tiles lying face down, piled: their backs have no pips), not a tile
+    #: (see :func:`vision.recognition.reader._blank_bounded`).
+    blank_open_sides: int = 2
     #: Tiles with a confidence below this are not reported.
     min_confidence: float = 0.25
     #: Two tiles whose centres are closer than this fraction of ``w`` are one tile.

@@ -308,6 +308,10 @@ def identify(
         tiles = _relatticed(p, crop, threshold, tiles, seen, width=width, spots=all_spots)
         seen = [True] * len(tiles)
     tiles, seen = _blocks_paired(p, crop, threshold, tiles, seen)
+    seen = [
+        s and (_pips(t) > 0 or _blank_bounded(p, crop, threshold, t))
+        for t, s in zip(tiles, seen, strict=True)
+    ]
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [
         _shifted(t, x0, y0)
@@ -2651,6 +2655,51 @@ def _bar_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
     side = math.dist(t.corners[0], t.corners[3])  # across the tile
     dip = bar_dip(crop, t.center, along, side, 2 * half)
     return dip >= p.blank_bar_min_dip
+
+
+#: where a double blank's sides and ends are looked at (see :func:`_blank_bounded`), in
+#: widths out from its halves' middles
+_EDGE_REACH = np.arange(0.35, 0.851, 0.05)
+
+
+def _blank_bounded(p: RecognitionParams, crop: U8, threshold: int, t: TileReading) -> bool:
+    """Whether the face of double blank ``t`` ends where its outline does: at fewer than
+    ``blank_open_sides`` of its halves' sides and outer ends does the face run on (no seam,
+    no table, up to ``blank_edge_level``: see :class:`RecognitionParams`). A pile of tiles
+    lying face down with light backs reads as double blanks across the edges where one
+    lies over another (the edge for a bar, a square of each back for the halves), most of
+    all once blur and JPEG blunt those backs' outlines; such a "tile" lies on the faces of
+    bigger ones, which run on past its sides. A double blank laid among tiles meets them at
+    seams, which are darker than its face even blurred a pixel wide: of the 431 double
+    blanks read right in seeds 1 and 2's sweeps, none had a look reach 0.9 (three reached
+    0.8); of the 14 read in a pile sharp or blurred up to 1.5 px, with and without noise
+    and JPEG 55, 11 had two looks or more at 0.9 or above. The other 3 (one such look or
+    none) are still read: a limit."""
+    axis = _half_axis(t)
+    if axis is None:
+        return False
+    u = np.array(axis, dtype=np.float64)
+    v = np.array([-u[1], u[0]])
+    w = math.dist(t.halves[0].center, t.halves[1].center)
+    inner = np.array([(a, b) for a in (-0.3, 0.0, 0.3) for b in (-0.3, 0.3)]) * w
+    open_ = 0
+    for half, out in zip(t.halves, (-u, u), strict=True):
+        c = np.array(half.center, dtype=np.float64)
+        face = float(np.median(_sampled(crop, c + inner[:, :1] * u + inner[:, 1:] * v)))
+        if face <= threshold:
+            return False
+        probes = np.stack([c + _EDGE_REACH[:, None] * w * d for d in (v, -v, out)])
+        darkest = _sampled(crop, probes).min(axis=1)
+        open_ += int(((darkest - threshold) / (face - threshold) >= p.blank_edge_level).sum())
+    return open_ < p.blank_open_sides
+
+
+def _sampled(crop: U8, points: F64) -> F64:
+    """The grey of ``crop`` at ``points`` (..., 2: x, y), bilinear, edges replicated."""
+    xs, ys = (np.ascontiguousarray(points[..., k], dtype=np.float32).reshape(-1, 1) for k in (0, 1))
+    grey = cv2.remap(crop, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out: F64 = grey.reshape(points.shape[:-1]).astype(np.float64)
+    return out
 
 
 def _face_boxes(
