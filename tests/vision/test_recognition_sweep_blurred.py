@@ -1056,3 +1056,22 @@ def test_a_double_blank_standing_out_of_the_line_is_read_in_its_room_of_free_fac
     face is centred, deconvolved, at a tenth under the scene's width, it is kept: the room
     is what says a tile lies there."""
     assert sweep_misses(272, seed=225) == ([], 0)
+
+
+def test_a_lattice_place_too_unsure_blurred_is_read_in_the_deconvolved_frame() -> None:
+    """Cream tiles on brown, 720p, blurred, 4.5 px pips (seed 394's 0307, held out in
+    session 33): a 4-4 at a turn, the 4-1 above it and the 5-4 leading off beside its lower
+    4. Deconvolved, the lower 4 and the 5-4's 4 were read as one "4-4" across their seam,
+    then taken out; the pip lattice placed the real 4-4 right, but read it in the blurred
+    frame at 0.31-0.40, too unsure to report. A place the blurred frame reads nothing at is
+    read in the deconvolved one too."""
+    assert sweep_misses(307, seed=394) == ([], 0)
+
+
+def test_a_double_blank_whose_seams_blur_away_is_still_read() -> None:
+    """Cream tiles on brown, 720p (seed 390's 0271, held out in session 33): a 0-0 at a
+    turn touching blank halves below and beside it, the seams between them a shade under
+    the face (0.92 of the way from the face threshold up to it). The look for a pile's edge
+    read as a double blank (see ``_blank_bounded``) took those seams for face running on
+    and dropped the tile at a level of 0.9; it looks for 0.95 now."""
+    assert sweep_misses(271, seed=390) == ([], 0)

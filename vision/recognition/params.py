@@ -241,7 +241,7 @@ class RecognitionParams:
     #: middle across each side and out of its end, from 0.35 to 0.85 of a width out, the
     #: darkest point is a share of the way from the face threshold up to the half's face
     #: (0: the table, a seam at the threshold) ...
-    blank_edge_level: float = 0.9
+    blank_edge_level: float = 0.95
     #: ... and where this many of those six looks find the face running on at
     #: ``blank_edge_level`` or above, the "double blank" is one tile's face crossed by
     #: another's edge (tiles lying face down, piled: their backs have no pips), not a tile

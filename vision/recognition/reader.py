@@ -263,7 +263,9 @@ def identify(
         # once more where tiles were added: one can close the end of another (seed 24's
         # 0599: a 6-2 between two crosswise doubles, the 6-6 unread until this stage)
         before = len(tiles)
-        tiles = _lattice_tiles(p, crop, threshold, tiles=tiles, width=width, spots=all_spots)
+        tiles = _lattice_tiles(
+            p, crop, threshold, tiles=tiles, width=width, spots=all_spots, also=sharp
+        )
         if len(tiles) == before:
             break
     # a thick tile near a tilted camera looks wider than the tiles read beside it, and blur
@@ -275,7 +277,7 @@ def identify(
     # at with the others, a looser place taking in more spots across a seam hides the right
     # ones (seed 76's 0387: a short line without seams, read on its spots' own grid)
     tiles = _lattice_tiles(
-        p, crop, threshold, tiles=tiles, width=width, spots=all_spots, loose=True
+        p, crop, threshold, tiles=tiles, width=width, spots=all_spots, loose=True, also=sharp
     )
     tiles = [t for t, off in zip(tiles, _across_two(tiles), strict=True) if not off]
     frames = [crop] if sharp is None else [sharp, crop]
@@ -2998,6 +3000,7 @@ def _lattice_tiles(
     width: float,
     spots: F64,
     loose: bool = False,
+    also: U8 | None = None,
 ) -> list[TileReading]:
     """``tiles`` plus tiles placed on the pips still unexplained. Every spot is tried at every
     place of the pip lattice (see :func:`_lattice_cost`) of a tile square to the tiles read,
@@ -3014,7 +3017,8 @@ def _lattice_tiles(
     place is kept only clear of every tile, with a tile or the table beyond each end (a
     place across the seam between two tiles has their other halves beyond it), and leaving
     no unexplained spot beside it (two tiles side by side read across leave their other
-    halves' pips)."""
+    halves' pips). ``also``: the deconvolved frame of a blurred ``crop``, where a place that
+    reads nothing in ``crop`` is read too."""
     if not tiles:
         return tiles
     left = _unexplained(spots, tiles)
@@ -3119,6 +3123,18 @@ def _lattice_tiles(
     }
     later = [q for (_, q), o in zip(chosen, over, strict=True) if o and set(o) <= empty]
     read += _read_at_widths(p, crop, labels, blobs, later, threshold=threshold, widths=tried)
+    missed = [
+        q
+        for (_, q), o in zip(chosen, over, strict=True)
+        if (not o or set(o) <= empty)
+        and not any(math.dist(t.center, q.center) < 0.5 * q.width for t in read)
+    ]
+    if also is not None and missed:
+        # a blurred frame's place can read right, but too unsure, where its deconvolved one
+        # reads it surely (seed 394's 0307: a 4-4 at a turn, read across with the 5-4's 4
+        # deconvolved, that one taken out; on its place 0.31-0.40 blurred, 0.62-0.77 sharp)
+        labels, blobs = _dark_regions(p, also, threshold, half_dark=True)
+        read += _read_at_widths(p, also, labels, blobs, missed, threshold=threshold, widths=tried)
     found = [
         t
         for t in read
