@@ -3126,18 +3126,21 @@ def _lattice_tiles(
     }
     later = [q for (_, q), o in zip(chosen, over, strict=True) if o and set(o) <= empty]
     read += _read_at_widths(p, crop, labels, blobs, later, threshold=threshold, widths=tried)
-    missed = [
-        q
-        for (_, q), o in zip(chosen, over, strict=True)
-        if (not o or set(o) <= empty)
-        and not any(math.dist(t.center, q.center) < 0.5 * q.width for t in read)
-    ]
-    if also is not None and missed:
+    if also is not None:
         # a blurred frame's place can read right, but too unsure, where its deconvolved one
         # reads it surely (seed 394's 0307: a 4-4 at a turn, read across with the 5-4's 4
         # deconvolved, that one taken out; on its place 0.31-0.40 blurred, 0.62-0.77 sharp)
-        labels, blobs = _dark_regions(p, also, threshold, half_dark=True)
-        read += _read_at_widths(p, also, labels, blobs, missed, threshold=threshold, widths=tried)
+        missed = [
+            q
+            for (_, q), o in zip(chosen, over, strict=True)
+            if (not o or set(o) <= empty)
+            and not any(math.dist(t.center, q.center) < 0.5 * q.width for t in read)
+        ]
+        if missed:
+            labels, blobs = _dark_regions(p, also, threshold, half_dark=True)
+            read += _read_at_widths(
+                p, also, labels, blobs, missed, threshold=threshold, widths=tried
+            )
     found = [
         t
         for t in read
@@ -3690,9 +3693,7 @@ def _gap_along(crop: U8, threshold: int, middle: F64, d: F64, *, reach: float, b
     s = np.arange(-round(reach), round(reach) + 1, dtype=np.float64)
     o = np.arange(-round(band), round(band) + 1, dtype=np.float64)
     pts = middle + s[:, None, None] * d + o[None, :, None] * n
-    xs, ys = (pts[..., k].astype(np.float32) for k in (0, 1))
-    grey = cv2.remap(crop, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    dark = (grey <= threshold).view(np.uint8)
+    dark = (_sampled(crop, pts) <= threshold).view(np.uint8)
     if not dark.any(axis=1).all():
         return False  # a path from end to end has a pixel at every step
     _, parts = cv2.connectedComponents(dark, connectivity=8)
