@@ -1086,7 +1086,9 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
     """Per tile: whether the centre of each of its halves is as its count says, in ``crop``,
     the frame as it was (see :func:`_centre_darkness`): dark for a 3, 5, 7 or 9 (at least
     ``centre_pip_min_contrast``), face for a 2 or a 4 (at most
-    ``centre_empty_max_contrast``; the middle pips of a small blurred 6 darken its centre).
+    ``centre_empty_max_contrast``; not a 6: read two or three pixels off its place, its
+    centre's samples reach its middle pips, up to 0.84 of its corners over 1,360 sixes read
+    right in seeds 1 and 16).
     Deconvolved and sharpened, the ringing of two pips can meet between them as a dark spot
     of pip size, a phantom pip (a 2 read as a 3, a 6 as a 7); read as dark peaks, a tile
     slid a little can lose a pip (a 3 read as a 2). Blur takes as much contrast from a
@@ -1094,7 +1096,10 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
     side dark (the lighter pair at least ``centre_pip_min_contrast`` of its corners): a 6
     or a 7 leaves one pair of them face, which blur darkens to half at most (seed 89's 0370:
     a crosswise 6-6 read "8-6" at 0.62 in the deconvolved frame looked at sharpened, the
-    pair of middles its 6 lacks 0.41 in the frame as it was). Nor is a half right whose
+    pair of middles its 6 lacks 0.41 in the frame as it was). A 6 or a 7 has one pair of
+    them dark (the darker pair): a 5 has neither (seed 416's 0241: a 0-5 read "6-0" at 0.28
+    in the deconvolved frame, its darker pair 0.22 of its corners in the frame as it was,
+    where the same 1,360 sixes had at least 0.85). Nor is a half right whose
     pips are darker than its face by less than ``pip_min_darkness_rel`` of what the scene's
     median half's are (two or more halves with pips): deconvolved, a blank half's JPEG
     blocks can ring into pips. Nor is a blank half right whose centre is darker than
@@ -1105,7 +1110,7 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
     dark, level, sides = _centre_darkness(crop, tiles, pips)  # (T, 2) each, NaN: not measured
     odd = np.isin(pips, (3, 5, 7, 9)) & (dark < p.centre_pip_min_contrast)
     even = np.isin(pips, (2, 4)) & (dark > p.centre_empty_max_contrast)
-    full = np.isin(pips, (8, 9)) & (sides < p.centre_pip_min_contrast)
+    full = np.isin(pips, (6, 7, 8, 9)) & (sides < p.centre_pip_min_contrast)
     wrong: npt.NDArray[np.bool_] = np.asarray((odd | even | full).any(axis=1))
     # pips that are hardly darker than their face, where the scene's pips are dark: a phantom
     if (pips > 0).sum() >= 2:
@@ -1253,8 +1258,9 @@ def _centre_darkness(
     darker diagonal of a 2 or a 3; NaN for a 0 or a 1, or where the corners are no darker
     than the face); how much darker than the face its pips are (its corner pips as above, a
     1's centre; a 0's centre, where a pip would be uncounted), as a fraction of the face;
-    and the lighter of its two pairs of middles of the sides (each pair's mean), as a
-    fraction of its corners like the centre. The face is
+    and its middles of the sides that its count says are pips (each pair's mean; the
+    lighter pair for an 8 or a 9, the darker for the others), as a fraction of its corners
+    like the centre. The face is
     the 90th percentile of a 7x7 grid over the half; each pip place is the darkest of a
     small cross of samples (see ``_CENTRE_SAMPLES``). All halves in one numpy pass."""
     half = np.array([[h.center for h in t.halves] for t in tiles], dtype=np.float64)  # (T,2,2)
@@ -1278,10 +1284,12 @@ def _centre_darkness(
     centre, corners, middles = dark[..., 0], dark[..., 1:5], dark[..., 5:]  # (T,2), (T,2,4) x2
     diagonal = np.maximum(corners[..., :2].mean(axis=-1), corners[..., 2:].mean(axis=-1))
     ref = np.where(pips <= 3, diagonal, np.median(corners, axis=-1))
-    lighter = np.minimum(middles[..., :2].mean(axis=-1), middles[..., 2:].mean(axis=-1))
+    pairs = np.stack([middles[..., :2].mean(axis=-1), middles[..., 2:].mean(axis=-1)], axis=-1)
+    # an 8 or a 9 has both pairs of middles as pips, a 6 or a 7 one of them
+    middle = np.where(pips >= 8, pairs.min(axis=-1), pairs.max(axis=-1))
     with np.errstate(divide="ignore", invalid="ignore"):
         out: F64 = np.where((pips >= 2) & (ref > 0), centre / ref, np.nan)
-        sides: F64 = np.where((pips >= 2) & (ref > 0), lighter / ref, np.nan)
+        sides: F64 = np.where((pips >= 2) & (ref > 0), middle / ref, np.nan)
     level: F64 = np.where(pips <= 1, centre, ref) / np.maximum(face, 1.0)
     return out, level, sides
 
