@@ -1085,3 +1085,12 @@ def test_a_five_read_as_a_six_deconvolved_is_refused_for_its_faint_middles() -> 
     of middles of its sides dark, where a 5 has neither: checked in the frame as it was,
     the "6" is refused and the 5 read."""
     assert sweep_misses(241, seed=416) == ([], 0)
+
+
+def test_a_crosswise_double_read_through_with_the_next_tile_s_far_half_left_is_re_read() -> None:
+    """White tiles on walnut, 720p, blur 1.5, noise, JPEG 55, tilt 17 degrees, 4.2 px pips
+    (seed 408's 0314, held out in session 33): a 4-1, a crosswise 1-1 and a 1-6 in a line,
+    the 1-1 and the 1-6 read as one "0-1" across the double's middle, the 6 left unread
+    beyond its end. Pips left in the half beyond a tile's end, as well as beside it, send
+    it to be read again as a crosswise double and the tile after it."""
+    assert sweep_misses(314, seed=408) == ([], 0)

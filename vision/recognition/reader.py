@@ -899,11 +899,13 @@ def _crosswise_through(
     tile after it replaced by those two. The double's halves lie either side of the tile's
     axis at that half, their pips on both sides (which :func:`_read_side_by_side`, looking for
     unexplained pips on one side, does not take), and its middle's bar-less face reads as a
-    blank half. So a tile with spots left near it and spots beside one half on both sides
-    (one may lie on its rim, which takes it in) is read again as the tile square to it
-    through that half and the tile along it through its other half and the square beyond, at
-    the scene's width, in the first of ``frames`` that reads both: they replace it where they
-    clash with no other tile and explain more of ``spots`` (seed 238's 0280: a "0-1" across a
+    blank half. So a tile with spots left near it (beside it, or in the half beyond either
+    end: seed 408's 0314, the 6 of the 6-1 after a 1-1, its pips left) and spots beside one
+    half on both sides (one may lie on its rim, which takes it in) is read again as the tile
+    square to it through that half and the tile along it through its other half and the
+    square beyond, at the scene's width, in the first of ``frames`` that reads both: they
+    replace it where they clash with no other tile and explain more of ``spots`` (seed
+    238's 0280: a "0-1" across a
     crosswise 1-1's middle and the 1 of the 6-1 after it, the 1-1's pips either side of it,
     one on its rim, and the 6 left)."""
     left = _unexplained(spots, tiles)
@@ -917,7 +919,7 @@ def _crosswise_through(
             continue
         u = np.array(axis)
         v = np.array([-u[1], u[0]])
-        if not _inside(left, t, across=1.0, along=0.5).any():
+        if not _inside(left, t, across=1.0, along=0.75).any():
             continue
         for end, h in enumerate(t.halves):
             # spots either side of the half, a half width or so off the axis
