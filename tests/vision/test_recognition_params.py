@@ -60,6 +60,8 @@ def test_frozen() -> None:
         '{"centre_empty_max_contrast": 0}',
         '{"pip_min_darkness_rel": 1.0}',
         '{"pip_min_darkness_rel": -0.1}',
+        '{"pip_typical_darkness": 0}',
+        '{"pip_typical_darkness": 1.5}',
         '{"half_face_min": 1.2}',
         '{"half_face_min": -0.1}',
     ],

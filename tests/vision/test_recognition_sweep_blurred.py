@@ -1094,3 +1094,12 @@ def test_a_crosswise_double_read_through_with_the_next_tile_s_far_half_left_is_r
     beyond its end. Pips left in the half beyond a tile's end, as well as beside it, send
     it to be read again as a crosswise double and the tile after it."""
     assert sweep_misses(314, seed=408) == ([], 0)
+
+
+def test_a_lone_double_blank_wider_than_the_scene_is_read_in_its_room_in_focus() -> None:
+    """Cream tiles with black pips on green, 720p, blur 0.6, tilt 16 degrees, 4.1 px pips
+    (seed 412's 0514, held out in session 33): a 0-0 lying a pixel or two from a 5-5, 1.06
+    of the scene's width. Its outline fitted at the scene's width, and at the pips'
+    spacing, slid a half off its bar, and nothing was read. In a frame in focus too, a room
+    of free face that no look filled is read where its face is centred."""
+    assert sweep_misses(514, seed=412) == ([], 0)

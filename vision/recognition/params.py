@@ -198,6 +198,11 @@ class RecognitionParams:
     #: read right, first 120-200 scenes of four sweeps: at least 0.61; seed 19's phantom 2
     #: of a 0-4: 0.20).
     pip_min_darkness_rel: float = 0.4
+    #: ... where fewer than two halves have pips to measure the scene's by, its pips are
+    #: taken to be this dark (relative to each face): halves read right have a median of
+    #: 0.88 in the sweeps of seeds 1 and 16 and 0.98 on ddd-dev, at least 0.55 and 0.47;
+    #: the phantom 3s that deconvolution rings into a pile of face-down tiles, 0.21-0.31.
+    pip_typical_darkness: float = 0.85
     #: Pips are counted inside the half square shrunk by this fraction of its half-side.
     half_margin_rel: float = 0.02
     max_pips: int = 9
@@ -300,6 +305,8 @@ class RecognitionParams:
             problems.append("centre_empty_max_contrast must be > 0")
         if not 0 <= self.pip_min_darkness_rel < 1:
             problems.append("pip_min_darkness_rel must be in [0, 1)")
+        if not 0 < self.pip_typical_darkness <= 1:
+            problems.append("pip_typical_darkness must be in (0, 1]")
         if self.far_face_max_area_rel <= 0:
             problems.append("far_face_max_area_rel must be > 0")
         if not self.bar_split_levels or not all(0 < v <= 1 for v in self.bar_split_levels):

@@ -152,9 +152,10 @@ def identify(
             )
             tiles += _gap_blanks(p, crop, threshold, tiles, width)
             if _blank_room(crop, threshold, tiles, width):
-                tiles += _blanks_at_other_widths(
+                more = _blanks_at_other_widths(
                     p, crop, threshold, tiles=tiles, width=width, spots=first[2]
                 )
+                tiles += more or _blanks_in_rooms(p, [crop], threshold, tiles=tiles, width=width)
     else:
         # a tile the checks refuse is read again from the other reading (see
         # _second_readings): the frame as it was, at least as first read
@@ -1103,8 +1104,9 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
     in the deconvolved frame, its darker pair 0.22 of its corners in the frame as it was,
     where the same 1,360 sixes had at least 0.85). Nor is a half right whose
     pips are darker than its face by less than ``pip_min_darkness_rel`` of what the scene's
-    median half's are (two or more halves with pips): deconvolved, a blank half's JPEG
-    blocks can ring into pips. Nor is a blank half right whose centre is darker than
+    median half's are (``pip_typical_darkness`` with fewer than two halves with pips):
+    deconvolved, a blank half's JPEG blocks can ring into pips, and the edges of a pile of
+    face-down tiles into a 3 (pile tests). Nor is a blank half right whose centre is darker than
     ``centre_pip_min_contrast`` of what those pips are: a pip lies there uncounted."""
     if not tiles:
         return []
@@ -1115,15 +1117,17 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
     full = np.isin(pips, (6, 7, 8, 9)) & (sides < p.centre_pip_min_contrast)
     wrong: npt.NDArray[np.bool_] = np.asarray((odd | even | full).any(axis=1))
     # pips that are hardly darker than their face, where the scene's pips are dark: a phantom
-    if (pips > 0).sum() >= 2:
-        median = float(np.median(level[pips > 0]))
-        if median > 0:
-            wrong |= ((pips > 0) & (level < p.pip_min_darkness_rel * median)).any(axis=1)
-            # a blank half with a pip at its centre, as dark as the scene's pips are but
-            # for ``centre_pip_min_contrast``: a 1's (or a 3's, a 5's) that went uncounted
-            # (seed 124's 0433: blur 1.5, a 1-0 carved in the frame as it was read "0-0")
-            dark_centre = level > p.centre_pip_min_contrast * median
-            wrong |= ((pips == 0) & dark_centre).any(axis=1)
+    # (with fewer than two halves to measure them by, the scene's pips are taken to be as
+    # dark as pips are: a face-down pile has none, and one phantom would pass otherwise)
+    lit = level[pips > 0]
+    median = float(np.median(lit)) if lit.size >= 2 else p.pip_typical_darkness
+    if median > 0:
+        wrong |= ((pips > 0) & (level < p.pip_min_darkness_rel * median)).any(axis=1)
+        # a blank half with a pip at its centre, as dark as the scene's pips are but
+        # for ``centre_pip_min_contrast``: a 1's (or a 3's, a 5's) that went uncounted
+        # (seed 124's 0433: blur 1.5, a 1-0 carved in the frame as it was read "0-0")
+        dark_centre = level > p.centre_pip_min_contrast * median
+        wrong |= ((pips == 0) & dark_centre).any(axis=1)
     return [not bool(w) for w in wrong]
 
 
@@ -2057,7 +2061,10 @@ def _blanks_in_rooms(
     outline of its own places it (seed 225's 0272: a 0-0 of thick tiles at blur 1.5 and JPEG
     55, between a 2-0 and a 0-3, read deconvolved at 0.92 of the scene's width; its bar dips
     6.2 there and 5.3 in the frame as it was, under the 5.5 that a double blank read
-    elsewhere needs: here the room is the evidence that a tile lies)."""
+    elsewhere needs: here the room is the evidence that a tile lies). In focus too, where
+    the scene's other widths read none (seed 412's 0514: a lone 0-0 a pixel or two from a
+    5-5, 1.06 of the scene's width near a tilted camera; its outline, fitted at the scene's
+    width and at the pips' spacing, placed it 6-8 px off its bar)."""
     free, step = _free_face(frames[-1], threshold, tiles, width)
     k = max(1, round(BLANK_ROOM * width / step))
     room = cv2.erode(free, np.ones((k, k), np.uint8))
