@@ -1103,3 +1103,12 @@ def test_a_lone_double_blank_wider_than_the_scene_is_read_in_its_room_in_focus()
     spacing, slid a half off its bar, and nothing was read. In a frame in focus too, a room
     of free face that no look filled is read where its face is centred."""
     assert sweep_misses(514, seed=412) == ([], 0)
+
+
+def test_a_six_with_a_phantom_centre_pip_is_not_read_as_a_seven() -> None:
+    """Ivory tiles 6 mm thick on slate, 720p, blur 1.0, heavy noise, JPEG 55, 4.2 px pips
+    (seed 436's 0342, held out in session 34): a crosswise 6-6 read "6-7" at 0.61, noise
+    at one half's centre counted as a pip. That centre is darker than the face by 0.52 of
+    what the corner pips are; 3s and 5s read right reach 0.68 at the least. A centre pip
+    needs 0.6 now, and the 6-6 is read."""
+    assert sweep_misses(342, seed=436) == ([], 0)
