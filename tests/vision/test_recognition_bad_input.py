@@ -102,9 +102,9 @@ def _degraded(image: np.ndarray, sigma: float, jpeg: int) -> np.ndarray:
 def test_a_pile_of_light_backed_face_down_tiles_reads_no_pips(seed: int, sigma: float) -> None:
     """Noisy and JPEG-compressed, a pile of light backs is read deconvolved, and where
     three backs' edges meet the ringing makes dark dots a 3's size and spacing: a "0-3"
-    read at 0.47-0.57 on the pip lattice. In the frame as it was those dots are a quarter
-    of a pip's darkness; with no other pips in the scene to measure them by, they are
-    measured against the darkness pips have."""
+    read at 0.47-0.57 on the pip lattice. In the frame as it was those dots are darker
+    than the face by 0.21-0.31 of it, where pips read right are 0.88 at the median; with no
+    other pips in the scene to measure them by, they are measured against that."""
     image = _degraded(_pile_of_face_down_tiles((235, 235, 235), seed), sigma, 55)
     assert [t.pips for t in identify(image).tiles if sum(t.pips)] == []
 

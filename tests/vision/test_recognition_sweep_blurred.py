@@ -1080,7 +1080,7 @@ def test_a_double_blank_whose_seams_blur_away_is_still_read() -> None:
 def test_a_five_read_as_a_six_deconvolved_is_refused_for_its_faint_middles() -> None:
     """Cream tiles with black pips on blue, 1600x900, blur 1.5, dim, 5.2 px pips (seed
     416's 0241, held out in session 33): a 0-5 read "6-0" at 0.28 in the deconvolved frame,
-    the ringing round its centre pip counted as two. A 6's centre is not checked (read a
+    six pips counted where the 5 has five. A 6's centre is not checked (read a
     pixel or three off its place, its samples reach the middle pips), but a 6 has one pair
     of middles of its sides dark, where a 5 has neither: checked in the frame as it was,
     the "6" is refused and the 5 read."""
@@ -1100,7 +1100,7 @@ def test_a_lone_double_blank_wider_than_the_scene_is_read_in_its_room_in_focus()
     """Cream tiles with black pips on green, 720p, blur 0.6, tilt 16 degrees, 4.1 px pips
     (seed 412's 0514, held out in session 33): a 0-0 lying a pixel or two from a 5-5, 1.06
     of the scene's width. Its outline fitted at the scene's width, and at the pips'
-    spacing, slid a half off its bar, and nothing was read. In a frame in focus too, a room
+    spacing, slid 6-8 px off its bar, and nothing was read. In a frame in focus too, a room
     of free face that no look filled is read where its face is centred."""
     assert sweep_misses(514, seed=412) == ([], 0)
 

@@ -906,9 +906,8 @@ def _crosswise_through(
     square to it through that half and the tile along it through its other half and the
     square beyond, at the scene's width, in the first of ``frames`` that reads both: they
     replace it where they clash with no other tile and explain more of ``spots`` (seed
-    238's 0280: a "0-1" across a
-    crosswise 1-1's middle and the 1 of the 6-1 after it, the 1-1's pips either side of it,
-    one on its rim, and the 6 left)."""
+    238's 0280: a "0-1" across a crosswise 1-1's middle and the 1 of the 6-1 after it, the
+    1-1's pips either side of it, one on its rim, and the 6 left)."""
     left = _unexplained(spots, tiles)
     if width <= 0 or left.shape[0] < 2:
         return tiles
@@ -1106,8 +1105,8 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
     pips are darker than its face by less than ``pip_min_darkness_rel`` of what the scene's
     median half's are (``pip_typical_darkness`` with fewer than two halves with pips):
     deconvolved, a blank half's JPEG blocks can ring into pips, and the edges of a pile of
-    face-down tiles into a 3 (pile tests). Nor is a blank half right whose centre is darker than
-    ``centre_pip_min_contrast`` of what those pips are: a pip lies there uncounted."""
+    face-down tiles into a 3 (pile tests). Nor is a blank half right whose centre is darker
+    than ``centre_pip_min_contrast`` of what those pips are: a pip lies there uncounted."""
     if not tiles:
         return []
     pips = np.array([t.pips for t in tiles], dtype=np.int64)  # (T, 2)
