@@ -233,11 +233,12 @@ def identify(
             # deconvolution dots a double blank's halves with ghosts on its pip grid (seed 7's
             # 0463: a crosswise 0-0 between a 2-0 and a 0-1, two ghosts in a half), and the
             # count is blind to it. The frame as it was reads it; a double blank from there,
-            # clear of every tile kept, with its bar seen in both crops (as above)
+            # clear of every tile kept but less sure double blanks, with its bar seen in
+            # both crops (as above; see _surer_blanks)
             plain, _ = _read_rest(p, crop, threshold, first)
-            found = _blanks_seen(p, [t for t in plain if not _clashes(p, t, tiles)], crop, sharp)
-            tiles += found
-            room = None if found else room  # tiles unchanged: the check stands
+            kept = tiles
+            tiles = _surer_blanks(p, tiles, _blanks_seen(p, plain, crop, sharp))
+            room = None if tiles != kept else room  # tiles unchanged: the check stands
         if room if room is not None else _room_left(p, crop, threshold, tiles, width):
             # a double's room still empty: the frame as it was can read its double blank a
             # few pixels off, over a neighbour (a thick tile's visible side widens its face:
@@ -435,6 +436,25 @@ def _blanks_seen(p: RecognitionParams, tiles: list[TileReading], *frames: U8) ->
     """The double blanks of ``tiles`` whose bar is seen in each of ``frames`` (a double blank
     explains no pip, so only its bar vouches for it)."""
     return [t for t in tiles if _pips(t) == 0 and all(_bar_seen(p, f, t) for f in frames)]
+
+
+def _surer_blanks(
+    p: RecognitionParams, tiles: list[TileReading], blanks: list[TileReading]
+) -> list[TileReading]:
+    """``tiles`` with each double blank of ``blanks`` added where it clashes with no tile
+    but double blanks less sure than it, which it replaces (seed 423's 0247: a crosswise
+    0-0 between two blank halves, read deconvolved 11 px off at 0.45 and later dropped as
+    too small; the frame as it was read it where it lies at 1.0, its bar seen in both)."""
+    out = list(tiles)
+    for t in blanks:
+        rest = [
+            k
+            for k in out
+            if _pips(k) > 0 or k.confidence >= t.confidence or not _clashes(p, t, [k])
+        ]
+        if not _clashes(p, t, rest):
+            out = [*rest, t]
+    return out
 
 
 def _across_two(tiles: list[TileReading]) -> list[bool]:
