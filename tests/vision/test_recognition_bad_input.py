@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import math
-
 import cv2
 import numpy as np
 import pytest
 
 from vision.errors import InvalidImageError, VisionError
 from vision.recognition import identify
-from vision.recognition.synthetic import _rounded_rect
+from vision.recognition.synthetic import degraded, face_down_pile
 
 
 @pytest.mark.parametrize(
@@ -55,23 +53,9 @@ def test_noise_reads_nothing(seed: int) -> None:
     assert identify(speckle).tiles == ()
 
 
-def _pile_of_face_down_tiles(back: tuple[int, int, int], seed: int = 1) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    image = np.full((720, 1280, 3), (40, 90, 30), np.uint8)
-    outline = np.array(_rounded_rect(1.0, 0.5, 0.09))
-    for _ in range(30):
-        cx, cy = rng.uniform(300, 980), rng.uniform(200, 520)
-        a = rng.uniform(0, math.pi)
-        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-        pts = outline @ rot.T * 34 + (cx, cy)
-        cv2.fillPoly(image, [np.rint(pts).astype(np.int32)], back, cv2.LINE_AA)
-        cv2.polylines(image, [np.rint(pts).astype(np.int32)], True, (90, 90, 90), 1, cv2.LINE_AA)
-    return image
-
-
 @pytest.mark.parametrize("back", [(235, 235, 235), (20, 20, 20), (30, 30, 160)])
 def test_face_down_tiles_are_not_invented(back: tuple[int, int, int]) -> None:
-    assert identify(_pile_of_face_down_tiles(back)).tiles == ()
+    assert identify(face_down_pile(back)).tiles == ()
 
 
 @pytest.mark.parametrize(("sigma", "jpeg"), [(0.7, 0), (0.7, 55), (1.5, 0), (1.5, 55)])
@@ -82,20 +66,8 @@ def test_a_blurred_pile_of_light_backed_face_down_tiles_reads_no_double_blank(
     back lies over another reads as a double blank's bar, a square of each back for its
     halves; those backs run on past the "tile's" sides, which a double blank's face never
     does (blurred 0.7 px with noise and JPEG 55, this pile gave six such tiles)."""
-    image = _degraded(_pile_of_face_down_tiles((235, 235, 235)), sigma, jpeg)
+    image = degraded(face_down_pile((235, 235, 235)), sigma, jpeg)
     assert identify(image).tiles == ()
-
-
-def _degraded(image: np.ndarray, sigma: float, jpeg: int) -> np.ndarray:
-    """``image`` blurred by ``sigma`` px (0: not), and with ``jpeg`` > 0 noisy (sigma 4)
-    and JPEG-compressed at that quality."""
-    if sigma:
-        image = cv2.GaussianBlur(image, (0, 0), sigma)
-    if jpeg:
-        noise = np.random.default_rng(0).normal(0, 4, image.shape)
-        image = np.clip(image + noise, 0, 255).astype(np.uint8)
-        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, jpeg])[1], 1)
-    return image
 
 
 @pytest.mark.parametrize(("seed", "sigma"), [(2, 1.0), (3, 0.0), (6, 0.7)])
@@ -105,7 +77,7 @@ def test_a_pile_of_light_backed_face_down_tiles_reads_no_pips(seed: int, sigma: 
     read at 0.47-0.57 on the pip lattice. In the frame as it was those dots are darker
     than the face by 0.21-0.31 of it, where pips read right are 0.88 at the median; with no
     other pips in the scene to measure them by, they are measured against that."""
-    image = _degraded(_pile_of_face_down_tiles((235, 235, 235), seed), sigma, 55)
+    image = degraded(face_down_pile((235, 235, 235), seed), sigma, 55)
     assert [t.pips for t in identify(image).tiles if sum(t.pips)] == []
 
 

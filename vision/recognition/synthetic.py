@@ -289,3 +289,36 @@ def _fill(image: U8, poly: F64, colour: tuple[int, int, int], blend: float = 1.0
     cv2.fillPoly(layer, [_fixed(poly)], colour, cv2.LINE_AA, _SS)
     roi = (slice(y0, y1), slice(x0, x1))
     image[roi] = cv2.addWeighted(image[roi], 1 - blend, layer[roi], blend, 0)
+
+
+def face_down_pile(back: tuple[int, int, int], seed: int = 1, n_tiles: int = 30) -> U8:
+    """A 1280x720 BGR pile of ``n_tiles`` face-down tiles of colour ``back`` (no pips, no
+    bar), lying over each other at any angle on a green table, deterministic from ``seed``:
+    what a reader must read no tile on (light backs are the hard case: their overlaps look
+    like bars and faces)."""
+    rng = np.random.default_rng(seed)
+    image = np.full((720, 1280, 3), (40, 90, 30), np.uint8)
+    outline = np.array(_rounded_rect(1.0, 0.5, 0.09))
+    for _ in range(n_tiles):
+        cx, cy = rng.uniform(300, 980), rng.uniform(200, 520)
+        a = rng.uniform(0, math.pi)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        pts = np.rint(outline @ rot.T * 34 + (cx, cy)).astype(np.int32)
+        cv2.fillPoly(image, [pts], back, cv2.LINE_AA)
+        cv2.polylines(image, [pts], True, (90, 90, 90), 1, cv2.LINE_AA)
+    return image
+
+
+def degraded(image: U8, sigma: float, jpeg: int) -> U8:
+    """``image`` blurred by ``sigma`` px (0: not), and with ``jpeg`` > 0 noisy (Gaussian,
+    sigma 4, seeded) and JPEG-compressed at that quality."""
+    out: U8 = cv2.GaussianBlur(image, (0, 0), sigma).astype(np.uint8) if sigma else image
+    if jpeg:
+        noise = np.random.default_rng(0).normal(0, 4, out.shape)
+        out = np.clip(out + noise, 0, 255).astype(np.uint8)
+        ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+        if decoded is None:
+            raise RuntimeError("OpenCV could not encode and decode a JPEG")
+        out = decoded.astype(np.uint8)
+    return out
