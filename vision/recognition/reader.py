@@ -143,15 +143,15 @@ def identify(
             tiles = _unstraddled_placed(
                 p, crop, threshold, tiles, width, seen=crop, spots=first[2], blanks=False
             )
-        if _room_left(p, crop, threshold, tiles, width):
+        if _room_left(p, crop, threshold, tiles, width, barred=True):
             # a double blank's bar may be too faint and thin to be ink, and it has no pip to
-            # look at: where a whole square of face lies outside every tile, or a tile's room
-            # in a line, its outline places it (kept only with its bar seen)
+            # look at: where a whole square of face lies outside every tile (its bar bridged),
+            # or a tile's room in a line, its outline places it (kept only with its bar seen)
             tiles = _read_outlines(
                 p, crop, threshold, tiles=tiles, width=width, spots=first[2], blanks=True
             )
             tiles += _gap_blanks(p, crop, threshold, tiles, width)
-            if _blank_room(crop, threshold, tiles, width):
+            if _blank_room(crop, threshold, tiles, width, barred=True):
                 more = _blanks_at_other_widths(
                     p, crop, threshold, tiles=tiles, width=width, spots=first[2]
                 )
@@ -2019,23 +2019,36 @@ def _ends_closed(crop: U8, threshold: int, tiles: list[TileReading], t: TileRead
 
 
 def _room_left(
-    p: RecognitionParams, crop: U8, threshold: int, tiles: list[TileReading], width: float
+    p: RecognitionParams,
+    crop: U8,
+    threshold: int,
+    tiles: list[TileReading],
+    width: float,
+    *,
+    barred: bool = False,
 ) -> bool:
     """Is a double's room in a line (:func:`_gap_in_line`) or a square of face
-    (:func:`_blank_room`) left outside every tile of ``tiles``?"""
+    (:func:`_blank_room`, with ``barred`` as there) left outside every tile of ``tiles``?"""
     return _gap_in_line(crop, threshold, tiles, width, p.tile_aspect) or _blank_room(
-        crop, threshold, tiles, width
+        crop, threshold, tiles, width, barred=barred
     )
 
 
-def _blank_room(crop: U8, threshold: int, tiles: list[TileReading], width: float) -> bool:
+def _blank_room(
+    crop: U8, threshold: int, tiles: list[TileReading], width: float, *, barred: bool = False
+) -> bool:
     """Whether a square of face ``BLANK_ROOM`` of a tile width across lies outside every tile
     (on a grid an eighth of a tile width apart: the rims and visible sides of the tiles read
     are narrower, and erode away). A double blank laid crosswise between two tiles read a
-    pixel or two too wide leaves about 0.7 w of its face free."""
+    pixel or two too wide leaves about 0.7 w of its face free. With ``barred``, a line of
+    the grid one sample thick is bridged first: a double blank's bar splits its face into
+    two squares, and with tiles read touching it on two sides (laid lengthwise at a turn of
+    the line: seed 444's 0421, its pips 4.5 px) neither is that wide."""
     if not tiles or width <= 0:
         return False
     free, step = _free_face(crop, threshold, tiles, width)
+    if barred:
+        free = cv2.morphologyEx(free, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     k = max(1, round(BLANK_ROOM * width / step))
     return bool(cv2.erode(free, np.ones((k, k), np.uint8)).any())
 
