@@ -1122,3 +1122,22 @@ def test_a_double_blank_read_off_its_place_gives_way_to_the_surer_one_read_as_it
     no tile. A double blank read as it was now replaces less sure double blanks it clashes
     with."""
     assert sweep_misses(247, seed=423) == ([], 0)
+
+
+def test_tiles_down_a_turn_leaning_off_the_line_are_placed_on_their_pips_grid() -> None:
+    """White tiles on slate, 720p, blur 1.5, JPEG 75, the camera tilted 16 degrees and
+    turned 6 (seed 429's 0386, held out): a 0-5 and a 5-2 end to end down a turn, leaning
+    7 degrees off the tiles read before. Their pips lie a step from none of their own (a
+    5's corners are two steps apart), so the pip lattice was tried only at the tiles'
+    angle, where the 5-2's pips fit no layout well: both unread. The grid of pips two
+    steps apart gives their own angle."""
+    assert sweep_misses(386, seed=429) == ([], 0)
+
+
+def test_a_double_blank_read_over_pips_is_no_double_blank() -> None:
+    """Cream tiles with black pips on green, 720p, blur 1.5, dim light, JPEG 55 (seed 431's
+    0218, held out): a 2-6 and a crosswise 6-6 at its end, the whole scene. Enlarged, the
+    look at the 6-6's twelve faint spots read a "0-0" over them at 1.0, which took the
+    6-6's place until the end, where it was refused as no double blank: the 6-6 unread. A
+    double blank has no spot on its face."""
+    assert sweep_misses(218, seed=431) == ([], 0)

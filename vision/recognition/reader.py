@@ -1544,6 +1544,7 @@ def _read_again(
             for t in found
             if abs(_tile_width(t) / width - 1) <= p.width_tolerance_rel
             and ((small and first) or _inside(left, t).any())
+            and not _spotted_blank(t, left)
         ]
         if first and native:
             # the enlarged and the first reading: where they differ, the more confident
@@ -1551,6 +1552,13 @@ def _read_again(
         else:
             tiles = _add_missing(p, tiles, found, width)
     return _add_missing(p, tiles, native, width), width
+
+
+def _spotted_blank(t: TileReading, spots: F64) -> bool:
+    """Is ``t`` a double blank with two or more of ``spots`` well inside its face? A double
+    blank has none: it is a tile whose pips a look missed (seed 431's 0218: a crosswise 6-6
+    at blur 1.5 in dim light, JPEG 55, read "0-0" at 1.0 enlarged, over its twelve spots)."""
+    return _pips(t) == 0 and np.count_nonzero(_inside(spots, t, across=0.4, along=0.4)) >= 2
 
 
 BLANK_FREE = 0.8
@@ -3108,11 +3116,14 @@ def _lattice_tiles(
     # a tile along the view of a tilted camera is foreshortened along, not across
     scales = [(wa, wb) for wa in tried for wb in tried if 0.8 <= wa / wb <= 1.05]
     # the spots' own grid too, where it lies a few degrees off the tiles read (a line's one
-    # tile read, turned 8 degrees off it: seed 76's 0387)
+    # tile read, turned 8 degrees off it: seed 76's 0387), and first: of two places a few
+    # pixels apart, the one found first is kept (seed 207's 0315: a 2-4, 4-5 and 5-6 in a
+    # line 5 degrees off the one tile read before it; with places at both angles the walk
+    # along the chain, finding two next places, stopped)
     angles = [base]
     grid = _spot_angle(xy, width)
     if grid is not None and abs(_turned_by(grid, base)) > math.radians(2):
-        angles.append(grid)
+        angles.insert(0, grid)
     for (wa, wb), angle in itertools.product(scales, [a + r for a in angles for r in _RIGHT]):
         u = np.array([math.cos(angle), math.sin(angle)])
         v = np.array([-u[1], u[0]])
@@ -3310,11 +3321,16 @@ _RIGHT = (0.0, math.pi / 2)
 
 def _spot_angle(xy: F64, width: float) -> float | None:
     """The direction (radians, modulo a right angle) of the grid the spots ``xy`` lie on:
-    spots a pip step apart (0.2-0.36 of a tile ``width``; diagonal steps are 0.4) lie along
-    their tile or across it. ``None`` with fewer than three such pairs."""
+    spots a pip step apart (0.2-0.36 of a tile ``width``; diagonal steps are 0.4) or two
+    (0.47-0.58: a 4's or a 5's corners; a step and two across are 0.6) lie along their
+    tile or across it. ``None`` with fewer than three such pairs. Two steps count: no pip
+    of a 4 or a 5 is a step from another (seed 429's 0386: a 0-5 and a 5-2 down a turn
+    at blur 1.5, leaning 7 degrees off the tiles read, by the camera's angle; on places
+    at the tiles' angle the 5-2's pips fit no layout well, and both were unread)."""
     d = xy[None, :, :] - xy[:, None, :]
     dist = np.hypot(d[..., 0], d[..., 1])
-    step = np.triu((dist >= 0.2 * width) & (dist <= 0.36 * width), 1)
+    near = (dist >= 0.2 * width) & (dist <= 0.36 * width)
+    step = np.triu(near | ((dist >= 0.47 * width) & (dist <= 0.58 * width)), 1)
     if np.count_nonzero(step) < 3:
         return None
     z = np.exp(4j * np.arctan2(d[..., 1][step], d[..., 0][step])).sum()
