@@ -1558,7 +1558,7 @@ def _spotted_blank(t: TileReading, spots: F64) -> bool:
     """Is ``t`` a double blank with two or more of ``spots`` well inside its face? A double
     blank has none: it is a tile whose pips a look missed (seed 431's 0218: a crosswise 6-6
     at blur 1.5 in dim light, JPEG 55, read "0-0" at 1.0 enlarged, over its twelve spots)."""
-    return _pips(t) == 0 and np.count_nonzero(_inside(spots, t, across=0.4, along=0.4)) >= 2
+    return _pips(t) == 0 and int(np.count_nonzero(_inside(spots, t, across=0.4, along=0.4))) >= 2
 
 
 BLANK_FREE = 0.8
@@ -2056,7 +2056,7 @@ def _blank_room(
         return False
     free, step = _free_face(crop, threshold, tiles, width)
     if barred:
-        free = cv2.morphologyEx(free, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        free = cv2.morphologyEx(free, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)).view(np.uint8)
     k = max(1, round(BLANK_ROOM * width / step))
     return bool(cv2.erode(free, np.ones((k, k), np.uint8)).any())
 
