@@ -1141,3 +1141,13 @@ def test_a_double_blank_read_over_pips_is_no_double_blank() -> None:
     6-6's place until the end, where it was refused as no double blank: the 6-6 unread. A
     double blank has no spot on its face."""
     assert sweep_misses(218, seed=431) == ([], 0)
+
+
+def test_a_double_blank_whose_seams_blur_hid_is_kept_beside_the_tiles_it_meets() -> None:
+    """White tiles on green, 720p, blur 1.5, JPEG 75 (seed 439's 0133, held out): a 6-0 up
+    the line, a 0-0 laid lengthwise at the turn, then a 0-1. The 0-0 was read right, then
+    dropped by the look that keeps face-down piles from reading as double blanks: in the
+    frame as it was, its face ran on with no seam into the 6-0 below one half and the 0-1
+    beyond the other, two open sides. A face running on into a tile with pips read is a
+    seam, not another back."""
+    assert sweep_misses(133, seed=439) == ([], 0)
