@@ -245,7 +245,7 @@ class RecognitionParams:
     #: ``vision.recognition.peaks.bar_dip``): a tile lying face down has no bar.
     blank_bar_min_dip: float = 5.5
     #: A double blank's face must end at its sides and ends: looked at from each half's
-    #: middle across each side and out of its end, from 0.35 to 0.85 of a width out, the
+    #: middle across each side and out of its end, from 0.35 to 0.65 of a width out, the
     #: darkest point is a share of the way from the face threshold up to the half's face
     #: (0: the table, a seam at the threshold) ...
     blank_edge_level: float = 0.95

@@ -2718,9 +2718,10 @@ def _bar_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
 
 
 #: where a double blank's sides and ends are looked at (see :func:`_blank_bounded`), in
-#: widths out from its halves' middles: its edges lie 0.5 out. Of the double blanks read
-#: right in seeds 1 and 16's sweeps (502), every look found an edge by 0.6 out; of those a
-#: pile of light backs makes, 0.85 out let 44 of 88 pass, 0.65 out 15
+#: widths out from its halves' middles: its edges lie 0.5 out. Every look found an edge by
+#: 0.6 out at the double blanks read right in seeds 1 and 16's sweeps (502) and on ddd-dev
+#: (145); piles of light backs (``scripts/pile_eval.py``) read 44 false double blanks
+#: looking 0.85 out, 15 looking 0.65 out
 _EDGE_REACH = np.arange(0.35, 0.651, 0.05)
 
 
@@ -2739,22 +2740,24 @@ def _blank_bounded(
 ) -> bool:
     """Whether the face of double blank ``t`` ends where its outline does: at fewer than
     ``blank_open_sides`` of its halves' sides and outer ends does the face run on (no seam,
-    no table, up to ``blank_edge_level``: see :class:`RecognitionParams`) into no tile of
-    ``beside`` (at ``BESIDE_REACH``: white tiles blurred 1.5 px show no seam between them in
-    the frame as it was; seed 439's 0133, a 0-0 laid lengthwise at a turn, ran on into the
-    6-0 and the 0-1 beside it, and was dropped). A pile of tiles
-    lying face down with light backs reads as double blanks across the edges where one
-    lies over another (the edge for a bar, a square of each back for the halves), most of
-    all once blur and JPEG blunt those backs' outlines; such a "tile" lies on the faces of
-    bigger ones, which run on past its sides. A double blank laid among tiles meets them at
-    seams, which are darker than its face even blurred a pixel wide: of the double blanks
-    read right in seed 1's sweep (257), none had a look reach 0.9, and the faintest seams
-    met in the held-out sweeps reach 0.93 (seed 390's 0271: two looks at 0.92 and 0.93,
-    kept at ``blank_edge_level`` 0.95). Over twelve piles of 30 light-backed tiles, each
-    sharp and blurred 0.7, 1.0 and 1.5 px, with and without noise and JPEG 55 (96 images),
-    213 double blanks were read in 80 images without this look and 46 in 34 with it: the
-    rest, where each look from the "tile" meets another back's edge, are still read (a
-    limit)."""
+    no table, up to ``blank_edge_level``: see :class:`RecognitionParams`; out to
+    ``_EDGE_REACH``) into no tile of ``beside`` (at ``BESIDE_REACH``: white tiles blurred
+    1.5 px show no seam between them in the frame as it was; seed 439's 0133, a 0-0 laid
+    lengthwise at a turn, ran on into the 6-0 and the 0-1 beside it, and was dropped).
+
+    A pile of tiles lying face down with light backs reads as double blanks across the
+    edges where one lies over another (the edge for a bar, a square of each back for the
+    halves), most of all once blur and JPEG blunt those backs' outlines; such a "tile" lies
+    on the faces of bigger ones, which run on past its sides. A double blank laid among
+    tiles meets them at seams, which are darker than its face even blurred a pixel wide: of
+    the double blanks read right in seed 1's sweep (257), none had a look reach 0.9, and the
+    faintest seams met in the held-out sweeps reach 0.93 (seed 390's 0271: two looks at 0.92
+    and 0.93, kept at ``blank_edge_level`` 0.95). Over twelve piles of 30 light-backed
+    tiles, each sharp and blurred 0.7, 1.0 and 1.5 px, with and without noise and JPEG 55
+    (96 images, ``scripts/pile_eval.py``), 213 double blanks were read in 80 images without
+    this look; with it, looking 0.85 of a width out, 44 in 33; 0.65 out, 15 in 13: the rest,
+    where each look from the "tile" meets another back's edge near where its own would be,
+    are still read (a limit)."""
     axis = _half_axis(t)
     if axis is None:
         return False
