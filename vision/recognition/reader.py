@@ -2765,6 +2765,7 @@ def _blank_bounded(
     v = np.array([-u[1], u[0]])
     w = math.dist(t.halves[0].center, t.halves[1].center)
     inner = np.array([(a, b) for a in (-0.3, 0.0, 0.3) for b in (-0.3, 0.3)]) * w
+    others = list(beside)
     open_ = 0
     for half, out in zip(t.halves, (-u, u), strict=True):
         c = np.array(half.center, dtype=np.float64)
@@ -2775,9 +2776,9 @@ def _blank_bounded(
         probes = c + _EDGE_REACH[None, :, None] * w * looks[:, None, :]
         darkest = _sampled(crop, probes).min(axis=1)
         runs_on = (darkest - threshold) / (face - threshold) >= p.blank_edge_level
-        if beside:
+        if others:
             # a face running on into a tile with pips read is a seam blur hid, not a back
-            runs_on &= ~_in_tiles(c + BESIDE_REACH * w * looks, list(beside)).any(axis=1)
+            runs_on &= ~_in_tiles(c + BESIDE_REACH * w * looks, others).any(axis=1)
         open_ += int(runs_on.sum())
     return open_ < p.blank_open_sides
 
