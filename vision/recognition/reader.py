@@ -2055,11 +2055,21 @@ def _blank_room(
     the line: seed 444's 0421, its pips 4.5 px) neither is that wide."""
     if not tiles or width <= 0:
         return False
+    return bool(_free_room(crop, threshold, tiles, width, barred=barred)[1].any())
+
+
+def _free_room(
+    crop: U8, threshold: int, tiles: list[TileReading], width: float, *, barred: bool = False
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], int]:
+    """The free face of :func:`_free_face` (with ``barred``, bridged as in
+    :func:`_blank_room`), where a square of it ``BLANK_ROOM`` of a tile width across fits
+    (1, else 0), and the sampling step."""
     free, step = _free_face(crop, threshold, tiles, width)
     if barred:
         free = cv2.morphologyEx(free, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)).view(np.uint8)
     k = max(1, round(BLANK_ROOM * width / step))
-    return bool(cv2.erode(free, np.ones((k, k), np.uint8)).any())
+    room: npt.NDArray[np.uint8] = cv2.erode(free, np.ones((k, k), np.uint8)).view(np.uint8)
+    return free, room, step
 
 
 def _free_face(
@@ -2106,9 +2116,7 @@ def _blanks_in_rooms(
     the scene's other widths read none (seed 412's 0514: a lone 0-0 a pixel or two from a
     5-5, 1.06 of the scene's width near a tilted camera; its outline, fitted at the scene's
     width and at the pips' spacing, placed it 6-8 px off its bar)."""
-    free, step = _free_face(frames[-1], threshold, tiles, width)
-    k = max(1, round(BLANK_ROOM * width / step))
-    room = cv2.erode(free, np.ones((k, k), np.uint8))
+    free, room, step = _free_room(frames[-1], threshold, tiles, width)
     if not room.any():
         return []
     _, labels = cv2.connectedComponents(free, connectivity=8)
