@@ -137,3 +137,15 @@ def test_a_pile_of_light_backs_reads_no_double_blank_where_a_back_runs_on(
     found one by 0.6): the face running on to 0.65 out is open."""
     image = degraded(face_down_pile((235, 235, 235), seed), sigma, jpeg)
     assert [t.pips for t in identify(image).tiles if sum(t.pips) == 0] == []
+
+
+@pytest.mark.parametrize(("seed", "sigma", "jpeg"), [(2, 0.0, 55), (7, 0.0, 0), (11, 1.0, 55)])
+def test_a_pile_of_light_backs_reads_no_double_blank_whose_bar_runs_on_as_an_edge(
+    seed: int, sigma: float, jpeg: int
+) -> None:
+    """Where a light back lies over the end of another, the end and a square of the back
+    over it read as a double blank, the upper back's edge for its bar, open only where the
+    upper back runs on past one side. A tile's bar ends at its sides; this "bar" runs on past
+    that side as the upper back's edge, its face beside it."""
+    image = degraded(face_down_pile((235, 235, 235), seed), sigma, jpeg)
+    assert [t.pips for t in identify(image).tiles if sum(t.pips) == 0] == []

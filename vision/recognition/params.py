@@ -254,6 +254,12 @@ class RecognitionParams:
     #: another's edge (tiles lying face down, piled: their backs have no pips), not a tile
     #: (see :func:`vision.recognition.reader._blank_bounded`).
     blank_open_sides: int = 2
+    #: A look from a double blank's half past its side that finds the face running on, along
+    #: a dark line that carries its bar on past that side (darker than the face beside it,
+    #: on the half's side, by this share of the way from the threshold up to the face), has
+    #: met a back lying over another: the "bar" is that back's edge, not a tile's bar, which
+    #: ends at the tile's sides (see :func:`vision.recognition.reader._bar_runs_on`).
+    blank_bar_run_level: float = 0.4
     #: Tiles with a confidence below this are not reported.
     min_confidence: float = 0.25
     #: Two tiles whose centres are closer than this fraction of ``w`` are one tile.
