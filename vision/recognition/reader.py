@@ -2765,12 +2765,12 @@ def _blank_bounded(
     (96 images, ``scripts/pile_eval.py``), 213 double blanks were read in 80 images without
     this look; with it, looking 0.85 of a width out, 44 in 33; 0.65 out, 15 in 13. A look
     past a side that runs on along a line carrying the bar on (:func:`_bar_runs_on`) refuses
-    the tile outright: 8 in 8 (of 16 tiles in 14 images counting a "0-2"). The rest, where
-    each look from the "tile" meets another back's edge near where its own would be, are
-    still read (a limit). Looking 0.65 out misses what lies farther: seed 477's 0199, a 0-0
-    at a corner of the line, 8 mm thick under a camera tilted 13 degrees, is dropped, two
-    looks running over its own lit sides (looking 0.85 out keeps it, but the first eight
-    piles alone then invent 14 tiles)."""
+    the tile outright: 7 in 7 (with the "0-2", 8 tiles in 8 images, from 16 in 14). The
+    rest, where each look from the "tile" meets another back's edge near where its own
+    would be, are still read (a limit). Looking 0.65 out misses what lies farther: seed
+    477's 0199, a 0-0 at a corner of the line, 8 mm thick under a camera tilted 13 degrees,
+    is dropped, two looks running over its own lit sides (looking 0.85 out keeps it, but
+    the first eight piles alone then invent 14 tiles)."""
     axis = _half_axis(t)
     if axis is None:
         return False
@@ -2819,9 +2819,9 @@ def _bar_runs_on(crop: U8, middle: F64, side: F64, out: F64, contrast: float) ->
     face beside the point on the half's side less the point, in shares of ``contrast`` (the
     face above the threshold). A bar ends at its tile's sides; in a pile of light backs, the
     "bar" read is one back's edge lying over another, which runs on past the "tile" as that
-    back's outline, with that back's face beside it on one side (seven of sixteen tiles the
-    twelve piles of ``scripts/pile_eval.py`` invented; none of the double blanks of seeds 1
-    and 16's sweeps, 502, has it)."""
+    back's outline, with that back's face beside it on one side (eight of the sixteen tiles
+    the twelve piles of ``scripts/pile_eval.py`` invented; with it, each of the 502 scenes
+    of seeds 1 and 16's sweeps that hold a double blank still reads right)."""
     line = middle + BAR_RUN_ALONG[:, None] * side
     dark = _sampled(crop, line[:, None, :] + BAR_RUN_SLACK[None, :, None] * out).min(axis=1)
     beside = _sampled(crop, line + 0.2 * out)
