@@ -2729,8 +2729,12 @@ def _bar_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
 #: widths out from its halves' middles: its edges lie 0.5 out. Every look found an edge by
 #: 0.6 out at the double blanks read right in seeds 1 and 16's sweeps (502) and on ddd-dev
 #: (145); piles of light backs (``scripts/pile_eval.py``) read 44 false double blanks
-#: looking 0.85 out, 15 looking 0.65 out
-_EDGE_REACH = np.arange(0.35, 0.651, 0.05)
+#: looking 0.85 out, 15 looking 0.65 out. With :func:`_bar_runs_on`, 0.65 out: 7 (and a
+#: "0-2"); 0.7 out: 8; 0.8 out: 14 or more. Held out, four 0-0s read right were dropped
+#: looking 0.65 out, their edges 0.7-0.8 out (477's 0199: a 0-0 at a corner of tiles 8 mm
+#: thick, their lit sides seen; 495's 0083 and 0542, 497's 0236: halves read closer together
+#: than their squares are wide, blur about 1); three are kept looking 0.7 out
+_EDGE_REACH = np.arange(0.35, 0.701, 0.05)
 
 
 #: where a look from a double blank's half meets a tile read beside it (see
@@ -2765,12 +2769,10 @@ def _blank_bounded(
     (96 images, ``scripts/pile_eval.py``), 213 double blanks were read in 80 images without
     this look; with it, looking 0.85 of a width out, 44 in 33; 0.65 out, 15 in 13. A look
     past a side that runs on along a line carrying the bar on (:func:`_bar_runs_on`) refuses
-    the tile outright: 7 in 7 (with the "0-2", 8 tiles in 8 images, from 16 in 14). The
-    rest, where each look from the "tile" meets another back's edge near where its own
-    would be, are still read (a limit). Looking 0.65 out misses what lies farther: seed
-    477's 0199, a 0-0 at a corner of the line, 8 mm thick under a camera tilted 13 degrees,
-    is dropped, two looks running over its own lit sides (looking 0.85 out keeps it, but
-    the first eight piles alone then invent 14 tiles)."""
+    the tile outright: 7 in 7 (with the "0-2", 8 tiles in 8 images, from 16 in 14; 0.7 out,
+    9 in 9). The rest, where each look from the "tile" meets another back's edge near
+    where its own would be, are still read (a limit). How far out to look is a trade (see
+    ``_EDGE_REACH``): 0.7 of a width."""
     axis = _half_axis(t)
     if axis is None:
         return False
