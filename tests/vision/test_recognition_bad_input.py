@@ -134,7 +134,7 @@ def test_a_pile_of_light_backs_reads_no_double_blank_where_a_back_runs_on(
     """Where one light back's edge crosses another, a "double blank" a back wide can have
     each look out of it meet some other back's edge, 0.7-0.85 of a width out. A double
     blank's own edges lie 0.5 out (every look of 647 read right in sweeps and on ddd-dev
-    found one by 0.6): the face running on to 0.65 out is open."""
+    found one by 0.6): the face running on to 0.7 out is open."""
     image = degraded(face_down_pile((235, 235, 235), seed), sigma, jpeg)
     assert [t.pips for t in identify(image).tiles if sum(t.pips) == 0] == []
 
