@@ -2826,8 +2826,8 @@ def _bar_runs_on(crop: U8, middle: F64, side: F64, out: F64, contrast: float) ->
     of seeds 1 and 16's sweeps that hold a double blank still reads right)."""
     line = middle + BAR_RUN_ALONG[:, None] * side
     dark = _sampled(crop, line[:, None, :] + BAR_RUN_SLACK[None, :, None] * out).min(axis=1)
-    beside = _sampled(crop, line + 0.2 * out)
-    return float(((beside - dark) / contrast).min())
+    face = _sampled(crop, line + 0.2 * out)
+    return float(((face - dark) / contrast).min())
 
 
 def _sampled(crop: U8, points: F64) -> F64:
