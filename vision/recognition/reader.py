@@ -2737,6 +2737,13 @@ def _bar_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
 _EDGE_REACH = np.arange(0.35, 0.701, 0.05)
 
 
+#: how much further a double blank's side is looked at where the other side of that half is
+#: bounded near (see :func:`_blank_bounded`): a tile read small and off its face's middle
+#: towards a neighbour finds its far edge up to a (read) width out. Held out, 495's 0542,
+#: 511's 0147 and 517's 0380: 0-0s read 0.84-0.86 of the scene's width, 5-6 px towards the
+#: tile or edge beside them, their far edges 0.85-0.95 out
+_EDGE_FAR = np.arange(0.75, 1.001, 0.05)
+
 #: where a look from a double blank's half meets a tile read beside it (see
 #: :func:`_blank_bounded`), in widths out from the half's middle: the middle of the half
 #: beside it lies 1.0 out
@@ -2772,7 +2779,10 @@ def _blank_bounded(
     the tile outright: 7 in 7 (with the "0-2", 8 tiles in 8 images, from 16 in 14; 0.7 out,
     9 in 9). The rest, where each look from the "tile" meets another back's edge near
     where its own would be, are still read (a limit). How far out to look is a trade (see
-    ``_EDGE_REACH``): 0.7 of a width."""
+    ``_EDGE_REACH``): 0.7 of a width. Where one side of a half is bounded near (its edge by
+    0.35 out, or a tile beside) and only the other runs on, the tile may have been read off
+    its face's middle towards the near side: the other is looked at on to a width
+    (``_EDGE_FAR``). The piles still read 9 in 9, the same tiles."""
     axis = _half_axis(t)
     if axis is None:
         return False
@@ -2790,18 +2800,27 @@ def _blank_bounded(
             return False
         looks = np.stack([v, -v, out])
         probes = c + _EDGE_REACH[None, :, None] * w * looks[:, None, :]
-        darkest = _sampled(crop, probes).min(axis=1)
-        runs_on = (darkest - threshold) / (face - threshold) >= p.blank_edge_level
+        levels = (_sampled(crop, probes) - threshold) / (face - threshold)
+        runs_on = levels.min(axis=1) >= p.blank_edge_level
+        near = levels[:, 0] < p.blank_edge_level  # the face ends short of its edge
         if others:
             # a face running on into a tile with pips read is a seam blur hid, not a back
             # (read a little short of the seam, as blur leaves it: seeds 475's 0053 and
             # 479's 0021, a crosswise 0-0 between the blank halves of the tiles either side)
             reached = c + BESIDE_REACH * w * looks
-            runs_on &= ~_in_tiles(reached, others, across=0.6, along=0.6).any(axis=1)
+            met = _in_tiles(reached, others, across=0.6, along=0.6).any(axis=1)
+            runs_on &= ~met
+            near |= met
         for side in np.flatnonzero(runs_on[:2]):
             level = _bar_runs_on(crop, middle, w * looks[side], w * out, face - threshold)
             if level >= p.blank_bar_run_level:
                 return False
+        ran = np.flatnonzero(runs_on[:2]).tolist()
+        if len(ran) == 1 and near[1 - ran[0]]:
+            # the other side bounded near (an edge, or a tile beside): a tile read off its
+            # face's middle towards that side finds this side's edge a little further on
+            far = _sampled(crop, c + _EDGE_FAR[:, None] * w * looks[ran[0]]).min()
+            runs_on[ran[0]] = (far - threshold) / (face - threshold) >= p.blank_edge_level
         open_ += int(runs_on.sum())
     return open_ < p.blank_open_sides
 
