@@ -1180,7 +1180,7 @@ def test_a_double_blank_whose_edges_lie_past_the_look_of_piles_is_kept(
 def test_a_double_blank_read_off_its_face_towards_a_neighbour_is_kept(
     seed: int, index: int
 ) -> None:
-    """Held out: three 0-0s, each read a sixth small and 5-6 px off its face's middle
+    """Held out: three 0-0s, each read a sixth small and about 5 px off its face's middle
     towards the tile or the edge beside it (495's 0542 and 511's 0147 at a corner, 517's
     0380 against a 2-0). The side looks away from the neighbour ran on to 0.7 of a (read)
     width on both halves: two open sides, dropped as a back in a pile. Where one side of a

@@ -2740,9 +2740,10 @@ _EDGE_REACH = np.arange(0.35, 0.701, 0.05)
 #: how much further a double blank's side is looked at where the other side of that half is
 #: bounded near (see :func:`_blank_bounded`): a tile read small and off its face's middle
 #: towards a neighbour finds its far edge up to a (read) width out. Held out, 495's 0542,
-#: 511's 0147 and 517's 0380: 0-0s read 0.84-0.86 of the scene's width, 5-6 px towards the
-#: tile or edge beside them, their far edges 0.85-0.95 out
+#: 511's 0147 and 517's 0380: 0-0s read 0.80-0.85 of the scene's width, 4.9-5.7 px towards
+#: the tile or edge beside them, their far edges 0.84-0.91 out
 _EDGE_FAR = np.arange(0.75, 1.001, 0.05)
+
 
 #: where a look from a double blank's half meets a tile read beside it (see
 #: :func:`_blank_bounded`), in widths out from the half's middle: the middle of the half
