@@ -2733,7 +2733,8 @@ def _bar_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
 #: "0-2"); 0.7 out: 8; 0.8 out: 14 or more. Held out, four 0-0s read right were dropped
 #: looking 0.65 out, their edges 0.7-0.8 out (477's 0199: a 0-0 at a corner of tiles 8 mm
 #: thick, their lit sides seen; 495's 0083 and 0542, 497's 0236: halves read closer together
-#: than their squares are wide, blur about 1); three are kept looking 0.7 out
+#: than their squares are wide, blur about 1); three are kept looking 0.7 out, 0542 by the
+#: look on past a side whose other side is bounded near (``_EDGE_FAR``)
 _EDGE_REACH = np.arange(0.35, 0.701, 0.05)
 
 
