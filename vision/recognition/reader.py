@@ -317,6 +317,18 @@ def identify(
         s and (_pips(t) > 0 or _blank_bounded(p, crop, threshold, t, with_pips))
         for t, s in zip(tiles, seen, strict=True)
     ]
+    # the tiles a double blank may meet: double blanks too (ddd-dev's boards are played with
+    # two sets: 1_18 has two 0-0s end to end)
+    bounded = [t for t, s in zip(tiles, seen, strict=True) if s]
+    seen = [
+        s
+        and (
+            _pips(t) > 0
+            or _free_face_beside(crop, threshold, t, [o for o in bounded if o is not t])
+            < p.blank_free_face_max
+        )
+        for t, s in zip(tiles, seen, strict=True)
+    ]
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [
         _shifted(t, x0, y0)
@@ -2833,6 +2845,53 @@ BAR_RUN_ALONG = np.array([0.6, 0.7, 0.8])
 #: how far either side of that line, in widths across the bar, the darkest point is taken:
 #: the bar's line as read is a degree or two off
 BAR_RUN_SLACK = np.linspace(-0.06, 0.06, 5)
+
+
+#: the band looked at beyond each side of a double blank's halves (see
+#: :func:`_free_face_beside`), in widths out from that side (0.15 leaves the blur of its edge
+#: and a lit side out) and in widths along it either side of the half's middle
+FREE_BAND_OUT = np.arange(0.15, 0.601, 0.05)
+FREE_BAND_ALONG = np.linspace(-0.4, 0.4, 9)
+
+
+def _free_face_beside(crop: U8, threshold: int, t: TileReading, others: list[TileReading]) -> float:
+    """The largest share, over the six bands beyond a double blank's halves (either side
+    of each, and past its end; ``FREE_BAND_OUT`` by ``FREE_BAND_ALONG``), that is face (half
+    way from ``threshold`` up to that half's face) and lies in no tile of ``others``.
+
+    A double blank laid on a table is bounded by the table, or by the tiles it meets; a
+    "double blank" read on a pile of face-down tiles is part of a back with more backs round
+    it, face that no tile read explains. On twelve piles of 30 light backs (96 images,
+    ``scripts/pile_eval.py``) every double blank that reached this test had a band 0.7 or
+    more face (the eight kept by :func:`_blank_bounded`, 0.9 or more); the double blanks read
+    right in seeds 1 and 16's sweeps, the held-out scenes of the tests and ddd-dev, at most
+    0.66 (511's 0147, read off its face's middle)."""
+    axis = _half_axis(t)
+    if axis is None:
+        return 0.0
+    u = np.array(axis, dtype=np.float64)
+    v = np.array([-u[1], u[0]])
+    w = _tile_width(t)
+    inner = 0.3 * w * np.array([a * u + b * v for a in (-1, 0, 1) for b in (-1, 1)])
+    out = 0.0
+    for half, end in zip(t.halves, (-u, u), strict=True):
+        c = np.array(half.center, dtype=np.float64)
+        face = float(np.median(_sampled(crop, c + inner)))
+        if face <= threshold:
+            continue
+        looks = np.stack([v, -v, end])
+        spans = np.stack([end, end, v])  # along each side
+        points = (
+            c
+            + (0.5 + FREE_BAND_OUT)[None, :, None, None] * w * looks[:, None, None, :]
+            + FREE_BAND_ALONG[None, None, :, None] * w * spans[:, None, None, :]
+        )
+        flat = points.reshape(-1, 2)
+        lit = (_sampled(crop, flat) - threshold) / (face - threshold) >= 0.5
+        if others:
+            lit &= ~_in_tiles(flat, others, across=0.55, along=0.55).any(axis=1)
+        out = max(out, float(lit.reshape(3, -1).mean(axis=1).max()))
+    return out
 
 
 def _bar_runs_on(crop: U8, middle: F64, side: F64, out: F64, contrast: float) -> float:
