@@ -2864,17 +2864,17 @@ def _free_face_beside(crop: U8, threshold: int, t: TileReading, others: list[Til
     "double blank" read on a pile of face-down tiles is part of a back with more backs round
     it, face that no tile read explains. On twelve piles of 30 light backs (96 images,
     ``scripts/pile_eval.py``) each of the 124 double blanks read before :func:`_blank_bounded`
-    had a band 0.7 or more face (the nine it kept, 0.9 or more: all refused at 0.8 but the
-    "0-2" of pile 9 blurred 1.0, whose pips are a back's corners, 1 in 1 left). Of the 613
-    double blanks read right in seeds 1 and 16's sweeps and the held-out scenes of the
+    had a band 0.7 or more face (the eight it kept, 0.9 or more: all refused at 0.8; left, 1
+    false tile in 1 image, a "0-2" of pile 9 whose pips are the table between backs). Of the
+    613 double blanks read right in seeds 1 and 16's sweeps and the held-out scenes of the
     tests, none had a band over 0.66 (511's 0147, read off its face's middle; 99 in 100
     under 0.25). ``others`` must hold the double blanks kept too: ddd-dev's boards are
     played with two sets, and 1_18, 4_05 and 4_08 have two 0-0s end to end, each the face
     beside the other; with them, ddd-dev's 0-0s all pass.
 
-    Tiles with pips are not looked at: laid on a board's light squares or beside a tile
-    read short, 164 of the 4,207 tiles of seed 1's sweep and 21 of ddd-dev's 340 have a
-    band of 0.8 or more."""
+    Tiles with pips are not looked at: of the 8,214 read right in seed 1's sweep, 308 have a
+    band of 0.8 or more, and 21 of ddd-dev's 340 (its board's light squares and the faces of
+    tiles not read round them)."""
     axis = _half_axis(t)
     if axis is None:
         return 0.0
