@@ -151,13 +151,16 @@ def test_a_pile_of_light_backs_reads_no_double_blank_whose_bar_runs_on_as_an_edg
     assert [t.pips for t in identify(image).tiles if sum(t.pips) == 0] == []
 
 
-@pytest.mark.parametrize(("seed", "sigma", "jpeg"), [(5, 1.0, 0), (7, 0.0, 55), (8, 0.7, 55)])
-def test_a_pile_of_light_backs_reads_no_double_blank_among_backs_no_tile_explains(
+@pytest.mark.parametrize(
+    ("seed", "sigma", "jpeg"), [(5, 1.0, 0), (7, 0.0, 55), (8, 0.7, 55), (9, 1.0, 0)]
+)
+def test_a_pile_of_light_backs_reads_no_tile_among_backs_no_tile_explains(
     seed: int, sigma: float, jpeg: int
 ) -> None:
     """A back half covered by another, or an end lying over one, can read as a double blank
     bounded at each look (its edges, another back's edge), its bar the upper back's edge,
-    not running on. What lies beyond it tells: more backs, face that no tile read explains,
-    where a double blank on a table meets the table or the tiles it is laid against."""
+    not running on; two gaps between backs, where the table shows, as a 2 (pile 9 blurred
+    1 px: a "0-2"). What lies beyond it tells: more backs, face that no tile read explains,
+    where a tile on a table meets the table or the tiles it is laid against."""
     image = degraded(face_down_pile((235, 235, 235), seed), sigma, jpeg)
-    assert [t.pips for t in identify(image).tiles if sum(t.pips) == 0] == []
+    assert [t.pips for t in identify(image).tiles] == []

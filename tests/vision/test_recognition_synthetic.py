@@ -50,6 +50,13 @@ def test_tiles_touching_end_to_end_and_side_by_side() -> None:
     assert match_scene(scene, reading) == []
 
 
+def test_every_tile_of_an_80_tile_scene_is_read() -> None:
+    """A whole set and more in one 1080p frame: the looks round every tile read at once
+    sample more points than one OpenCV map can hold (32,767 rows)."""
+    scene = render_scene(3, width=1920, height=1080, n_tiles=80, tile_width_px=30)
+    assert match_scene(scene, identify(scene.image)) == []
+
+
 def test_geometry_of_a_reading() -> None:
     scene = render_scene(11, n_tiles=12, perspective=0.0, tile_width_px=36)
     reading = identify(scene.image)

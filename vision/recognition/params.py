@@ -260,10 +260,10 @@ class RecognitionParams:
     #: met a back lying over another: the "bar" is that back's edge, not a tile's bar, which
     #: ends at the tile's sides (see :func:`vision.recognition.reader._bar_runs_on`).
     blank_bar_run_level: float = 0.4
-    #: A double blank with this share or more of a band beyond one of its halves' sides or
-    #: ends lit as face that no tile read explains lies among backs (a pile of face-down
-    #: tiles), not on a table (see :func:`vision.recognition.reader._free_face_beside`).
-    blank_free_face_max: float = 0.8
+    #: A tile with this share or more of a band beyond one of its halves' sides or ends lit
+    #: as face that no other tile read explains lies among backs (a pile of face-down tiles),
+    #: not on a table (see :func:`vision.recognition.reader._free_face_beside`).
+    free_face_max: float = 0.8
     #: Tiles with a confidence below this are not reported.
     min_confidence: float = 0.25
     #: Two tiles whose centres are closer than this fraction of ``w`` are one tile.
