@@ -2845,7 +2845,7 @@ BAR_RUN_ALONG = np.array([0.6, 0.7, 0.8])
 BAR_RUN_SLACK = np.linspace(-0.06, 0.06, 5)
 
 
-#: the band looked at beyond each side of a double blank's halves (see
+#: the band looked at beyond each side of a tile's halves (see
 #: :func:`_free_face_beside`), in widths out from that side (0.15 leaves the blur of its edge
 #: and a lit side out) and in widths along it either side of the half's middle
 FREE_BAND_OUT = np.arange(0.15, 0.601, 0.05)
@@ -2869,11 +2869,12 @@ def _free_face_beside(
     left (pile 9's "0-2", its 2 the table between backs) 1.0. Of the 613 double blanks read
     right in seeds 1 and 16's sweeps and the held-out scenes of the tests, none had a band
     over 0.66 (511's 0147, read off its face's middle; 99 in 100 under 0.25); of the 8,214
-    tiles with pips read right in seed 1's sweep, none over 0.12, and of ddd-dev's, none
-    over 0.56. The tiles that explain face must be all those kept, double blanks too:
-    ddd-dev's boards are played with two sets, and 1_18, 4_05 and 4_08 have two 0-0s end to
-    end, each the face beside the other (counting tiles with pips only, 308 of seed 1's
-    tiles with pips have a band of 0.8 or more: a double blank beside them)."""
+    tiles with pips read right in seed 1's sweep, none over 0.12, and of ddd-dev's (44 of
+    its photos), none over 0.56. The tiles that explain face must be all those kept, double
+    blanks too: ddd-dev's boards are played with two sets, and 1_18, 4_05 and 4_08 have two
+    0-0s end to end, each the face beside the other (counting tiles with pips only, 308 of
+    seed 1's tiles with pips have a band of 0.8 or more; the one looked at, a 0-0 beside
+    it)."""
     out = np.zeros(len(tiles))
     axes = [_half_axis(t) for t in tiles]
     idx = [i for i, a in enumerate(axes) if a is not None]
@@ -2935,6 +2936,8 @@ def _bar_runs_on(crop: U8, middle: F64, side: F64, out: F64, contrast: float) ->
 def _sampled(crop: U8, points: F64) -> F64:
     """The grey of ``crop`` at ``points`` (..., 2: x, y), bilinear, edges replicated."""
     n = math.prod(points.shape[:-1])
+    if n == 0:
+        return np.zeros(points.shape[:-1])
     # remap's maps are images: fewer than 32767 rows (SHRT_MAX) and columns
     cols = 1 if n < SAMPLED_COLUMNS else SAMPLED_COLUMNS
     rows = -(-n // cols)
