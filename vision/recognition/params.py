@@ -260,9 +260,10 @@ class RecognitionParams:
     #: met a back lying over another: the "bar" is that back's edge, not a tile's bar, which
     #: ends at the tile's sides (see :func:`vision.recognition.reader._bar_runs_on`).
     blank_bar_run_level: float = 0.4
-    #: A tile with this share or more of a band beyond one of its halves' sides or ends lit
-    #: as face that no other tile read explains lies among backs (a pile of face-down tiles),
-    #: not on a table (see :func:`vision.recognition.reader._free_face_beside`).
+    #: A double blank with this share or more of a band beyond one of its halves' sides or
+    #: ends lit as face that no other tile read explains, or a tile with pips with such a
+    #: band beyond each half, lies among backs (a pile of face-down tiles), not on a table
+    #: (see :func:`vision.recognition.reader._free_face_beside`).
     free_face_max: float = 0.8
     #: Tiles with a confidence below this are not reported.
     min_confidence: float = 0.25

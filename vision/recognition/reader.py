@@ -317,11 +317,12 @@ def identify(
         s and (_pips(t) > 0 or _blank_bounded(p, crop, threshold, t, with_pips))
         for t, s in zip(tiles, seen, strict=True)
     ]
-    # a tile among face that no other tile kept explains is a back in a pile
+    # a tile among face that no other tile kept explains is a back in a pile: a double
+    # blank with such face beyond either half, a tile with pips beyond both
     bounded = [k for k, s in enumerate(seen) if s]
     bands = _free_face_beside(crop, threshold, [tiles[k] for k in bounded], p.free_face_max)
-    for k, band in zip(bounded, bands.tolist(), strict=True):
-        seen[k] = band < p.free_face_max
+    for k, (a, b) in zip(bounded, bands.tolist(), strict=True):
+        seen[k] = (max(a, b) if _pips(tiles[k]) == 0 else min(a, b)) < p.free_face_max
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [
         _shifted(t, x0, y0)
@@ -2855,11 +2856,11 @@ FREE_BAND_ALONG = np.linspace(-0.4, 0.4, 9)
 def _free_face_beside(
     crop: U8, threshold: int, tiles: list[TileReading], least: float = 0.0
 ) -> F64:
-    """Per tile of ``tiles``, the largest share, over the six bands beyond its halves
-    (either side of each, and past its end; ``FREE_BAND_OUT`` by ``FREE_BAND_ALONG``), that
-    is face (half way from ``threshold`` up to that half's face) and lies in no other tile;
-    a band less than ``least`` face counts 0 (it cannot reach ``least``, and the look for
-    the tiles its face lies in is saved).
+    """Per tile of ``tiles`` and per half (``(T, 2)``), the largest share, over the three
+    bands beyond the half (either side of it, and past its end; ``FREE_BAND_OUT`` by
+    ``FREE_BAND_ALONG``), that is face (half way from ``threshold`` up to that half's face)
+    and lies in no other tile; a band less than ``least`` face counts 0 (it cannot reach
+    ``least``, and the look for the tiles its face lies in is saved).
 
     A tile laid on a table is bounded by the table, or by the tiles it meets; a "tile" read
     on a pile of face-down tiles is part of a back with more backs round it, face that no
@@ -2874,8 +2875,12 @@ def _free_face_beside(
     blanks too: ddd-dev's boards are played with two sets, and 1_18, 4_05 and 4_08 have two
     0-0s end to end, each the face beside the other (counting tiles with pips only, 308 of
     seed 1's tiles with pips have a band of 0.8 or more; the one looked at, a 0-0 beside
-    it)."""
-    out = np.zeros(len(tiles))
+    it).
+
+    A tile with pips is refused only where both halves have such a band (the "0-2": 0.9 and
+    1.0): a tile beside one not read has one too (seed 15's 0366, held out: a 1-1 beside an
+    unread 5-1 and 5-3, 0.87 beyond one half, 0.36 beyond the other)."""
+    out = np.zeros((len(tiles), 2))
     axes = [_half_axis(t) for t in tiles]
     idx = [i for i, a in enumerate(axes) if a is not None]
     if not idx:
@@ -2913,7 +2918,7 @@ def _free_face_beside(
         lit[which] = ~within.any(axis=1)
     share = np.where(tried, lit.mean(axis=3), 0.0).max(axis=2)  # (T, 2)
     share[face <= threshold] = 0.0
-    out[idx] = share.max(axis=1)
+    out[idx] = share
     return out
 
 
