@@ -1197,3 +1197,13 @@ def test_a_run_read_across_its_seams_gives_way_to_as_many_tiles_that_explain_mor
     the whole frame than the deconvolved reading, which reads the 6-3 and the 3-1 but not
     the 1-1. The two runs overlap as many tiles each; the one leaving fewer pips now wins."""
     assert sweep_misses(103, seed=524) == ([], 0)
+
+
+def test_a_double_blank_read_small_deconvolved_is_read_again_from_the_frame_as_it_was() -> None:
+    """White tiles on blue, 720p, blur 1.5, two revealed tiles side by side (seed 528's
+    0279, held out): a 4-4 above a 0-0. Deconvolved and enlarged, the 0-0 was read 14.5 px
+    wide, 11 px off its face's middle (the scene's tiles are 21.5 px wide), and its face ran
+    on past it, so it was dropped as a back in a pile; the frame as it was reads it in place,
+    22.3 px wide, but that reading clashed with the small one and was never looked at. A
+    double blank dropped so is now read again from the other reading of the frame."""
+    assert sweep_misses(279, seed=528) == ([], 0)
