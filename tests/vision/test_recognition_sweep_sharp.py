@@ -490,3 +490,12 @@ def test_a_double_blank_laid_lengthwise_at_a_turn_is_looked_for() -> None:
     the 0-1 beside it left narrower. In focus, that square is looked for with the bar
     bridged."""
     assert sweep_misses(421, seed=444) == ([], 0)
+
+
+def test_a_double_blank_read_small_in_place_is_read_again_at_the_scenes_width() -> None:
+    """Thick white tiles on blue in dim light, 720p, in focus (seed 492's 0528, held out): a
+    revealed 0-0 read in place but 14 px wide where the scene's tiles are 22.6 px wide. Its
+    own face ran on past that outline, so it was dropped as a back in a pile. A double
+    blank dropped so and read narrower than 0.8 of the scene's width is now grown to it
+    about its centre and looked at again."""
+    assert sweep_misses(528, seed=492) == ([], 0)

@@ -265,6 +265,11 @@ class RecognitionParams:
     #: band beyond each half, lies among backs (a pile of face-down tiles), not on a table
     #: (see :func:`vision.recognition.reader._free_face_beside`).
     free_face_max: float = 0.8
+    #: A double blank dropped for face running on past its outline, read narrower than this
+    #: share of the scene's tile width, is grown to that width and looked at again (see
+    #: :func:`vision.recognition.reader._blanks_read_again`; double blanks read right span
+    #: 0.83-1.14 of it in seed 1's sweep).
+    blank_widen_below_rel: float = 0.8
     #: Tiles with a confidence below this are not reported.
     min_confidence: float = 0.25
     #: Two tiles whose centres are closer than this fraction of ``w`` are one tile.

@@ -317,11 +317,11 @@ def identify(
         s and (_pips(t) > 0 or _blank_bounded(p, crop, threshold, t, with_pips))
         for t, s in zip(tiles, seen, strict=True)
     ]
-    if spare and ended != seen:
+    if ended != seen:
         # a double blank read small and off its face deconvolved leaves face beyond it: the
         # other reading's double blank there, in place, is looked at (seed 528's 0279)
         tiles, ended = _blanks_read_again(
-            p, crop, threshold, tiles, seen=seen, bounded=ended, spare=spare
+            p, crop, threshold, tiles, seen=seen, bounded=ended, spare=spare, width=width
         )
     seen = ended
     # a tile among face that no other tile kept explains is a back in a pile: a double
@@ -1201,20 +1201,26 @@ def _blanks_read_again(
     seen: list[bool],
     bounded: list[bool],
     spare: list[TileReading],
+    width: float,
 ) -> tuple[list[TileReading], list[bool]]:
     """``(tiles, bounded)`` with each double blank that passed the checks (``seen``) but
     whose face runs on past its outline (``bounded`` false: see :func:`_blank_bounded`)
-    replaced by the double blank the other reading of the frame (``spare``) read there,
-    where that one's face ends at its outline, it passes the checks and clashes with no tile
-    kept. Read deconvolved and enlarged, a double blank can come out small and off its
-    face's middle, and its face then runs on past it (seed 528's 0279, held out: a revealed
-    0-0 below a 4-4, blur 1.5, read 14.5 px wide 11 px off its middle where the scene's
-    tiles are 21.5 px wide; the frame as it was reads it 22.3 px wide, in place)."""
+    read again: as the other reading of the frame (``spare``) read it there, or, read
+    narrower than ``blank_widen_below_rel`` of the scene's ``width``, grown about its centre
+    to that width; kept where its face ends at its outline, it passes the checks and
+    clashes with no tile kept. A double blank read small leaves its own face beyond it:
+    seed 528's 0279 (held out; a revealed 0-0 below a 4-4, blur 1.5) was read deconvolved
+    and enlarged 14.5 px wide, 11 px off its middle, where the scene's tiles are 21.5 px
+    wide, and the frame as it was reads it in place 22.3 px wide; seed 492's 0528 (held
+    out; a revealed 0-0, thick tiles in dim light, in focus) was read in place but 14 px
+    wide of 22.6. The twelve piles of ``scripts/pile_eval.py`` still read no tile."""
     kept = [t for t, ok in zip(tiles, bounded, strict=True) if ok]
     dropped = [t for t, s, b in zip(tiles, seen, bounded, strict=True) if s and not b]
     with_pips = [t for t in kept if _pips(t) > 0]
     found: list[TileReading] = []
-    for t in sorted(spare, key=lambda t: -t.confidence):
+    small = [d for d in dropped if _tile_width(d) < p.blank_widen_below_rel * width]
+    widened = [_widened(d, width) for d in small]
+    for t in [*sorted(spare, key=lambda t: -t.confidence), *widened]:
         if (
             _pips(t) == 0
             and any(_clash(p, t, d, _tile_width(d), p.look_overlap_max_rel) for d in dropped)
@@ -3888,6 +3894,15 @@ def _rotated(t: TileReading, angle: float) -> TileReading:
     c = tuple(turn(q) for q in t.corners)
     halves = tuple(HalfReading(turn(h.center), h.pips, h.confidence) for h in t.halves)
     return TileReading((c[0], c[1], c[2], c[3]), (halves[0], halves[1]), t.confidence)
+
+
+def _widened(t: TileReading, width: float) -> TileReading:
+    """``t`` grown about its centre to ``width`` where read narrower."""
+    k = width / _tile_width(t)
+    if k <= 1:
+        return t
+    cx, cy = t.center
+    return _shifted(_scaled(_shifted(t, -cx, -cy), k), cx, cy)
 
 
 def _narrowed(t: TileReading, width: float) -> TileReading:
