@@ -318,8 +318,9 @@ def identify(
         for t, s in zip(tiles, seen, strict=True)
     ]
     if ended != seen:
-        # a double blank read small and off its face deconvolved leaves face beyond it: the
-        # other reading's double blank there, in place, is looked at (seed 528's 0279)
+        # a double blank read small leaves its own face beyond it: the other reading's
+        # double blank there, or it grown to the scene's width, is looked at (seed 528's
+        # 0279, read small deconvolved; 492's 0528, read small in focus)
         tiles, ended = _blanks_read_again(
             p, crop, threshold, tiles, seen=seen, bounded=ended, spare=spare, width=width
         )
@@ -1219,7 +1220,7 @@ def _blanks_read_again(
     with_pips = [t for t in kept if _pips(t) > 0]
     found: list[TileReading] = []
     small = [d for d in dropped if _tile_width(d) < p.blank_widen_below_rel * width]
-    widened = [_widened(d, width) for d in small]
+    widened = [_at_width(d, width) for d in small]
     for t in [*sorted(spare, key=lambda t: -t.confidence), *widened]:
         if (
             _pips(t) == 0
@@ -3896,22 +3897,15 @@ def _rotated(t: TileReading, angle: float) -> TileReading:
     return TileReading((c[0], c[1], c[2], c[3]), (halves[0], halves[1]), t.confidence)
 
 
-def _widened(t: TileReading, width: float) -> TileReading:
-    """``t`` grown about its centre to ``width`` where read narrower."""
-    k = width / _tile_width(t)
-    if k <= 1:
-        return t
+def _at_width(t: TileReading, width: float) -> TileReading:
+    """``t`` scaled about its centre to ``width``."""
     cx, cy = t.center
-    return _shifted(_scaled(_shifted(t, -cx, -cy), k), cx, cy)
+    return _shifted(_scaled(_shifted(t, -cx, -cy), width / _tile_width(t)), cx, cy)
 
 
 def _narrowed(t: TileReading, width: float) -> TileReading:
     """``t`` shrunk about its centre to ``width`` where read wider."""
-    k = width / _tile_width(t)
-    if k >= 1:
-        return t
-    cx, cy = t.center
-    return _shifted(_scaled(_shifted(t, -cx, -cy), k), cx, cy)
+    return t if width >= _tile_width(t) else _at_width(t, width)
 
 
 def _blocks_paired(
