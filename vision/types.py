@@ -10,6 +10,10 @@ from dataclasses import dataclass
 
 Point = tuple[float, float]
 
+#: A tile read with at least this confidence is reported as sure; below it the table asks the
+#: players instead of taking the reading (a wrong tile costs far more than an unsure one).
+SURE_CONFIDENCE = 0.5
+
 
 @dataclass(frozen=True, slots=True)
 class HalfReading:
@@ -33,6 +37,10 @@ class TileReading:
     confidence: float
 
     @property
+    def sure(self) -> bool:
+        return self.confidence >= SURE_CONFIDENCE
+
+    @property
     def pips(self) -> tuple[int, int]:
         return (self.halves[0].pips, self.halves[1].pips)
 
@@ -50,6 +58,7 @@ class TileReading:
             ],
             "corners": [[round(x, 2), round(y, 2)] for x, y in self.corners],
             "confidence": round(self.confidence, 4),
+            "sure": self.sure,
         }
 
 

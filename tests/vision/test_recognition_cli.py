@@ -37,7 +37,7 @@ def test_json_for_one_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     doc = json.loads(out)
     assert set(doc) == {"tiles"}
     for t in doc["tiles"]:
-        assert set(t) == {"halves", "corners", "confidence"}
+        assert set(t) == {"halves", "corners", "confidence", "sure"}
         assert len(t["halves"]) == 2 and len(t["corners"]) == 4
         assert all(set(h) == {"center", "pips"} and len(h["center"]) == 2 for h in t["halves"])
         assert all(isinstance(h["pips"], int) for h in t["halves"])
