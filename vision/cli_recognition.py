@@ -40,12 +40,20 @@ def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
     ev = vision_sub.add_parser(
         "eval",
         help="score recognition against ground truth",
-        description="Score recognition on DIR: the ddd layout (index.json + per-image truth) or "
-        "a directory with recognition-truth.json (see vision.evaluation.truth). With "
-        "--synthetic N, score N scenes drawn by the built-in generator instead; with "
-        "--sweep S, the scenes of `fixture render-stills --seed S`, drawn in memory.",
+        description="Score recognition on DIR, whose kind is told by what it holds: "
+        "recognition-truth.json (generic: tiles with half centres), index.json (the ddd layout: "
+        "per-image grid truth), truth.json mapping 'images' to their tiles (scenes: each photo's "
+        'tiles listed as "2-5", uncertain ones left out), or folders named like 6x4 (crops: '
+        "photos of that one tile). See vision.evaluation.truth. Every kind reports a confusion "
+        "matrix of halves. With --synthetic N, score N scenes drawn by the built-in generator "
+        "instead; with --sweep S, the scenes of `fixture render-stills --seed S`, drawn in memory.",
     )
-    ev.add_argument("directory", nargs="?", metavar="DIR", help="evaluation directory")
+    ev.add_argument(
+        "directory",
+        nargs="?",
+        metavar="DIR",
+        help="evaluation directory (generic, ddd, scenes or crops)",
+    )
     ev.add_argument("--synthetic", type=int, metavar="N", help="score N synthetic scenes")
     ev.add_argument(
         "--seed", type=seed_arg, default=0, help="first seed of --synthetic (default 0)"
@@ -127,7 +135,7 @@ def _parse_region(
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from vision.evaluation import evaluate_dir, evaluate_sweep, evaluate_synthetic
+    from vision.evaluation import Report, evaluate_set, evaluate_sweep, evaluate_synthetic
 
     parser: argparse.ArgumentParser = args.parser
     given = [args.directory is not None, args.synthetic is not None, args.sweep is not None]
@@ -137,6 +145,7 @@ def _eval(args: argparse.Namespace) -> int:
         parser.error("--count, --first and --jobs go with --sweep")
     params = _load_params(args.params)
     progress = None if args.quiet else _progress_printer()
+    report: Report
     if args.synthetic is not None:
         if args.synthetic < 1:
             parser.error("--synthetic needs N >= 1")
@@ -162,7 +171,7 @@ def _eval(args: argparse.Namespace) -> int:
             progress=progress,
         )
     else:
-        report = evaluate_dir(args.directory, params=params, progress=progress)
+        report = evaluate_set(args.directory, params=params, progress=progress)
     if args.json:
         print(json.dumps(report.summary(), indent=1))
     else:

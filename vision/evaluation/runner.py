@@ -1,4 +1,9 @@
-"""Running the reader over an evaluation set."""
+"""Running the reader over an evaluation set.
+
+``evaluate_set(DIR)`` scores a directory of any kind (:func:`vision.evaluation.truth.detect_kind`):
+ddd and generic sets through ``evaluate_dir``, crops and scenes sets through
+``evaluate_crops`` and ``evaluate_scenes``.
+"""
 
 from __future__ import annotations
 
@@ -14,10 +19,21 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.errors import ImageReadError
+from vision.errors import ImageReadError, InvalidImageError
+from vision.evaluation.label_report import CropReport, CropResult, SceneReport, SceneResult
+from vision.evaluation.labels import ReadTile, read_tiles, score_crop, score_scene
 from vision.evaluation.report import EvalReport, ImageResult
 from vision.evaluation.scoring import parse_prediction, score_ddd, score_generic
-from vision.evaluation.truth import FORMAT_ID, GENERIC_NAME, TruthImage, load_truth_dir
+from vision.evaluation.truth import (
+    FORMAT_ID,
+    GENERIC_NAME,
+    LabelledImage,
+    TruthImage,
+    detect_kind,
+    load_crops,
+    load_scenes,
+    load_truth_dir,
+)
 from vision.recognition import RecognitionParams, identify
 from vision.recognition.synthetic import render_scene
 from vision.types import SceneReading
@@ -25,6 +41,8 @@ from vision.types import SceneReading
 #: ``progress(done, total, name)`` is called after each image.
 Progress = Callable[[int, int, str], None]
 Reader = Callable[[npt.NDArray[np.uint8]], SceneReading]
+#: What ``evaluate_set`` returns: each has ``source``, ``kind``, ``summary()``, ``format_text()``.
+Report = EvalReport | CropReport | SceneReport
 
 
 def read_image(path: str | Path) -> npt.NDArray[np.uint8]:
@@ -184,6 +202,91 @@ def _collect(
         report.images.append(result)
         if progress is not None:
             progress(k, total, result.name)
+
+
+def evaluate_set(
+    directory: str | Path,
+    *,
+    params: RecognitionParams | None = None,
+    progress: Progress | None = None,
+    reader: Reader | None = None,
+) -> Report:
+    """Takes an evaluation directory of any kind (ddd, generic, scenes, crops: told apart by
+    :func:`~vision.evaluation.truth.detect_kind`); reads every image with ``reader`` (default:
+    :func:`vision.recognition.identify` with ``params``) and returns its report.
+    :class:`~vision.errors.TruthFormatError` when the directory is of no kind or its truth is
+    malformed."""
+    kind = detect_kind(directory)
+    if kind == "crops":
+        return evaluate_crops(directory, params=params, progress=progress, reader=reader)
+    if kind == "scenes":
+        return evaluate_scenes(directory, params=params, progress=progress, reader=reader)
+    return evaluate_dir(directory, params=params, progress=progress, reader=reader)
+
+
+def _read_labelled(
+    item: LabelledImage, read: Reader
+) -> tuple[tuple[ReadTile, ...], float, str | None]:
+    """The tiles read in one photo, the seconds the reader took, and why the photo could not
+    be read (then no tiles): a bad file is a result, not a crash."""
+    try:
+        image = read_image(item.path)
+        t0 = time.perf_counter()
+        reading = read(image)
+        seconds = time.perf_counter() - t0
+    except (ImageReadError, InvalidImageError) as exc:
+        return (), 0.0, str(exc)
+    return read_tiles(reading), seconds, None
+
+
+def evaluate_crops(
+    directory: str | Path,
+    *,
+    params: RecognitionParams | None = None,
+    progress: Progress | None = None,
+    reader: Reader | None = None,
+) -> CropReport:
+    """Takes a crops directory (photos of one tile in folders named like ``6x4``); reads and
+    scores every photo (:func:`~vision.evaluation.labels.score_crop`) and returns the report.
+    Photos that cannot be read are scored as missed, with the reason."""
+    items = load_crops(directory)
+    read = reader or _reader(params)
+    results: list[CropResult] = []
+    for k, item in enumerate(items, 1):
+        tiles, seconds, error = _read_labelled(item, read)
+        truth = item.tiles[0]
+        results.append(
+            CropResult(item.name, truth, tiles, score_crop(truth, tiles), seconds, error)
+        )
+        if progress is not None:
+            progress(k, len(items), item.name)
+    return CropReport(str(directory), tuple(results))
+
+
+def evaluate_scenes(
+    directory: str | Path,
+    *,
+    params: RecognitionParams | None = None,
+    progress: Progress | None = None,
+    reader: Reader | None = None,
+) -> SceneReport:
+    """Takes a scenes directory (photos listed in ``truth.json`` with their tiles); reads and
+    scores every photo (:func:`~vision.evaluation.labels.score_scene`) and returns the report.
+    Photos that cannot be read have every labelled tile missed, with the reason."""
+    items = load_scenes(directory)
+    read = reader or _reader(params)
+    results: list[SceneResult] = []
+    for k, item in enumerate(items, 1):
+        tiles, seconds, error = _read_labelled(item, read)
+        score = score_scene(item.tiles, tiles, item.uncertain)
+        results.append(
+            SceneResult(
+                item.name, tiles, score, item.face_down, len(item.uncertain), seconds, error
+            )
+        )
+        if progress is not None:
+            progress(k, len(items), item.name)
+    return SceneReport(str(directory), tuple(results))
 
 
 def write_synthetic_set(
