@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from vision.cli import seed_arg
 
@@ -20,15 +20,38 @@ def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
         "identify",
         help="read every tile in photos",
         description="Read every tile (outline, half centres, pips, confidence) in each image, "
-        "calibrated or not. Coordinates are in the image's own pixels.",
+        "calibrated or not. Coordinates are in the image's own pixels. A tile read with "
+        "confidence under 0.5 is unsure: marked '?' and UNSURE in the text, \"sure\": false "
+        "in JSON.",
+        epilog="An IMAGE that cannot be read (missing, empty, not an image, truncated or "
+        "corrupt, over 64 MB or over 50 megapixels) is reported on stderr as one line "
+        "'domino-table: IMAGE: reason', and gets no line on stdout (with --json either); the "
+        "other images are still read. Exit status: 0 when every image was read, 1 when some "
+        "could not be, 2 on a usage error (a bad option or --params, a directory holding no "
+        "image, --annotate DIR not writable).",
     )
-    ident.add_argument("images", nargs="+", metavar="IMAGE", help="image file(s)")
+    ident.add_argument(
+        "images",
+        nargs="+",
+        metavar="IMAGE",
+        help="image file or directory; a directory's images (.jpg .jpeg .png .bmp .webp .tif "
+        ".tiff, any case) are read in sorted order, sub-directories included, hidden "
+        "files and directories skipped",
+    )
     ident.add_argument(
         "--json",
         action="store_true",
-        help='print {"tiles": [...]} per image (one object per line, with "image", if several)',
+        help='print {"tiles": [...]} per image; with several images or a directory, one '
+        'object per line, with "image" (its path)',
     )
-    ident.add_argument("--annotate", metavar="DIR", help="write annotated copies into DIR")
+    ident.add_argument(
+        "--annotate",
+        metavar="DIR",
+        help="write an annotated copy of each image into DIR as NAME.annotated.png (images "
+        "from a directory keep their sub-directories): outlines green when sure, red and "
+        "dashed when unsure, pip counts beside each tile, a legend in a corner; images under "
+        "480 px on their short side are scaled up first",
+    )
     ident.add_argument("--params", metavar="FILE", help="recognition parameters (JSON)")
     ident.add_argument(
         "--region",
@@ -80,55 +103,163 @@ def _load_params(path: str | None) -> Any:
 
 
 def _identify(args: argparse.Namespace) -> int:
-    import cv2
-
-    from vision.evaluation.runner import read_image
+    from vision.errors import ImageFileError, VisionError, printable
+    from vision.imageio import read_image
     from vision.recognition import identify
     from vision.recognition.annotate import annotate
 
     params = _load_params(args.params)
     region = _parse_region(args.parser, args.region)
-    several = len(args.images) > 1
+    inputs, failures = _identify_inputs(args.images)
+    several = len(inputs) > 1 or any(item.in_directory for item in inputs)
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    for name in args.images:
-        image = read_image(name)
-        reading = identify(image, params, region=region)
+        _make_directory(out_dir)
+    for item in inputs:
+        try:
+            image = read_image(item.path)
+            reading = identify(image, params, region=region)
+        except VisionError as exc:
+            reason = exc.reason if isinstance(exc, ImageFileError) else str(exc)
+            sys.stdout.flush()
+            print(f"domino-table: {printable(item.path)}: {reason}", file=sys.stderr, flush=True)
+            failures += 1
+            continue
         if args.json:
             doc = reading.to_json()
             if several:
-                doc = {"image": name, **doc}
+                doc = {"image": item.path, **doc}
             print(json.dumps(doc), flush=True)
         else:
-            n = len(reading.tiles)
-            print(f"{name}: {n} tile{'s' if n != 1 else ''}", end="")
-            if n:
-                print(f" (tile length {reading.tile_length_px:.0f} px)", end="")
-            print()
-            for t in reading.tiles:
-                a, b = t.pips
-                x, y = t.center
-                sure = "" if t.confidence >= 0.5 else "  UNSURE"
-                print(f"  {a}-{b}  at ({x:.0f}, {y:.0f})  confidence {t.confidence:.2f}{sure}")
+            _print_reading(printable(item.path), reading)
         if out_dir is not None:
-            target = out_dir / f"{Path(name).stem}.annotated.png"
-            if not cv2.imwrite(str(target), annotate(image, reading)):
-                from vision.errors import ImageReadError
+            _write_png(out_dir / item.annotated, annotate(image, reading))
+    return 1 if failures else 0
 
-                raise ImageReadError(f"cannot write {target}")
-    return 0
+
+class _Input(NamedTuple):
+    """An image ``vision identify`` reads."""
+
+    path: str
+    #: Where its annotated copy goes, under ``--annotate DIR``.
+    annotated: Path
+    #: Found in a directory given (rather than named itself).
+    in_directory: bool
+
+
+def _identify_inputs(names: list[str]) -> tuple[list[_Input], int]:
+    """The images named, directories expanded, and how many directories could not be listed
+    (each reported on stderr). A directory holding no image at all is an error."""
+    import os
+
+    from vision.errors import ImageReadError, printable
+    from vision.imageio import IMAGE_SUFFIXES
+
+    found: list[tuple[str, Path, bool]] = []
+    unlisted = 0
+    for name in names:
+        if not os.path.isdir(name):
+            found.append((name, Path(Path(name).name), False))
+            continue
+        errors: list[OSError] = []
+        inside: list[tuple[tuple[str, ...], str]] = []
+        for root, dirs, files in os.walk(name, onerror=errors.append):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            for file in files:
+                if not file.startswith(".") and Path(file).suffix.lower() in IMAGE_SUFFIXES:
+                    path = os.path.join(root, file)
+                    inside.append((Path(os.path.relpath(path, name)).parts, path))
+        for exc in errors:
+            where = printable(os.fsdecode(exc.filename or name))
+            reason = (exc.strerror or str(exc)).lower()
+            print(f"domino-table: {where}: cannot list: {reason}", file=sys.stderr, flush=True)
+        unlisted += len(errors)
+        if not inside and not errors:
+            suffixes = " ".join(IMAGE_SUFFIXES)
+            raise ImageReadError(f"no image files ({suffixes}) in directory {printable(name)}")
+        found.extend((path, Path(*parts), True) for parts, path in sorted(inside))
+    names_out = _annotated_names([relative for _, relative, _ in found])
+    inputs = [_Input(p, out, d) for (p, _, d), out in zip(found, names_out, strict=True)]
+    return inputs, unlisted
+
+
+def _annotated_names(relatives: list[Path]) -> list[Path]:
+    """``NAME.annotated.png`` for each image (beside its path under its directory); when two
+    would be the same, the later one keeps its suffix (``NAME.jpg.annotated.png``) or gets a
+    number."""
+    used: set[str] = set()
+    names = []
+    for relative in relatives:
+        options = [f"{relative.stem}.annotated.png", f"{relative.name}.annotated.png"]
+        k = 2
+        while (chosen := relative.with_name(options[0])).as_posix().casefold() in used:
+            options.pop(0)
+            if not options:
+                options.append(f"{relative.stem}-{k}.annotated.png")
+                k += 1
+        used.add(chosen.as_posix().casefold())
+        names.append(chosen)
+    return names
+
+
+def _print_reading(name: str, reading: Any) -> None:
+    tiles = reading.tiles
+    unsure = sum(1 for t in tiles if not t.sure)
+    head = f"{name}: {len(tiles)} tile{'s' if len(tiles) != 1 else ''}"
+    if tiles:
+        head += f" (tile length {reading.tile_length_px:.0f} px)"
+    if unsure:
+        head += f", {unsure} unsure (marked ?)"
+    lines = [head]
+    for t in tiles:
+        a, b = t.pips
+        x, y = t.center
+        mark, note = ("  ", "") if t.sure else ("? ", "  UNSURE")
+        lines.append(f"  {mark}{a}-{b}  at ({x:.0f}, {y:.0f})  confidence {t.confidence:.2f}{note}")
+    print("\n".join(lines), flush=True)
+
+
+def _make_directory(directory: Path) -> None:
+    from vision.errors import ImageWriteError, printable
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        reason = (exc.strerror or str(exc)).lower()
+        raise ImageWriteError(
+            f"cannot make directory {printable(str(directory))}: {reason}"
+        ) from None
+
+
+def _write_png(target: Path, image: Any) -> None:
+    import cv2
+
+    from vision.errors import ImageWriteError, printable
+
+    try:
+        ok, encoded = cv2.imencode(".png", image)
+        if not ok:
+            raise OSError("OpenCV could not encode it")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(encoded.tobytes())
+    except (OSError, cv2.error) as exc:
+        reason = (getattr(exc, "strerror", None) or str(exc)).lower()
+        raise ImageWriteError(f"cannot write {printable(str(target))}: {reason}") from None
 
 
 def _parse_region(
     parser: argparse.ArgumentParser, text: str | None
 ) -> list[tuple[float, float]] | None:
+    import math
+
     if text is None:
         return None
     try:
         values = [float(v) for v in text.replace(" ", ",").split(",") if v]
     except ValueError:
         parser.error(f"--region: not a list of numbers: {text!r}")
+    if not all(math.isfinite(v) for v in values):
+        parser.error(f"--region: not a list of finite numbers: {text!r}")
     if len(values) < 6 or len(values) % 2:
         parser.error("--region needs at least 3 x,y points")
     return list(zip(values[::2], values[1::2], strict=True))

@@ -70,13 +70,14 @@ def test_text_summary_and_annotation(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 @pytest.mark.parametrize("content", [None, b"", b"this is not an image"])
-def test_unreadable_file_is_exit_2_with_one_line(
+def test_unreadable_file_is_exit_1_with_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes | None
 ) -> None:
+    # an image that cannot be read is reported and skipped (exit 1), not a usage error
     path = tmp_path / "bad.png"
     if content is not None:
         path.write_bytes(content)
-    assert main(["vision", "identify", str(path), "--json"]) == 2
+    assert main(["vision", "identify", str(path), "--json"]) == 1
     out, err = capsys.readouterr()
     assert out == ""
     assert len(err.strip().splitlines()) == 1 and "bad.png" in err

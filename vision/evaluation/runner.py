@@ -34,6 +34,7 @@ from vision.evaluation.truth import (
     load_scenes,
     load_truth_dir,
 )
+from vision.imageio import read_image
 from vision.recognition import RecognitionParams, identify
 from vision.recognition.synthetic import render_scene
 from vision.types import SceneReading
@@ -43,18 +44,6 @@ Progress = Callable[[int, int, str], None]
 Reader = Callable[[npt.NDArray[np.uint8]], SceneReading]
 #: What ``evaluate_set`` returns: each has ``source``, ``kind``, ``summary()``, ``format_text()``.
 Report = EvalReport | CropReport | SceneReport
-
-
-def read_image(path: str | Path) -> npt.NDArray[np.uint8]:
-    """BGR image from a file; :class:`~vision.errors.ImageReadError` if it cannot be decoded."""
-    p = Path(path)
-    if not p.is_file():
-        raise ImageReadError(f"cannot read image {path}: no such file")
-    data = np.fromfile(str(p), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise ImageReadError(f"cannot read image {path}: not an image OpenCV can decode")
-    return np.asarray(image, dtype=np.uint8)
 
 
 def _reader(params: RecognitionParams | None) -> Reader:
