@@ -1,6 +1,6 @@
 """CLI for calibration, markers, tracking and fixtures: ``vision markers``, ``vision calibrate``,
 ``vision track``, ``vision track-sweep``, ``fixture render-record``, ``fixture render-stills``,
-``fixture export-stills``, ``fixture sample-record``.
+``fixture render-photos``, ``fixture export-stills``, ``fixture sample-record``.
 
 Handlers import OpenCV and numpy when they run, never at import time.
 """
@@ -115,6 +115,23 @@ def register(
     )
     stills.add_argument("--quiet", action="store_true", help="no progress bar")
     stills.set_defaults(handler=_render_stills)
+
+    photos = fixture_sub.add_parser(
+        "render-photos",
+        help="render photos of tiles in many looks (tables, tile sets, light, camera), with truth",
+        description="crops: one tile per photo (100-400 px), written as DIR/<a>x<b>/NNNNN.jpg "
+        "(a >= b, the tile's pips); tables: whole tables (lines, rows, loose and face-down "
+        "tiles), written as DIR/NNNNN.jpg. Both also write DIR/recognition-truth.json (the "
+        "generic truth format of `vision eval`). Photo i is drawn from seed S * 1000000 + i.",
+    )
+    photos.add_argument("--kind", required=True, choices=("crops", "tables"))
+    photos.add_argument("--count", type=_photo_count, default=100, metavar="N")
+    photos.add_argument("--seed", type=seed_arg, default=0, metavar="S")
+    photos.add_argument("--out", required=True, type=Path, metavar="DIR")
+    photos.add_argument("--width", type=_photo_side, default=1280, help="tables (default 1280)")
+    photos.add_argument("--height", type=_photo_side, default=720, help="tables (default 720)")
+    photos.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    photos.set_defaults(handler=_render_photos)
 
     export = fixture_sub.add_parser(
         "export-stills",
@@ -352,6 +369,84 @@ def _render_stills(args: argparse.Namespace) -> int:
         args.out, args.count, seed=args.seed, sweep=not args.no_sweep, progress=progress
     )
     print(f"wrote {len(paths)} scenes to {args.out} (NNNN.png + NNNN.json)")
+    return 0
+
+
+#: Photos of one ``render-photos`` set: seeds ``S * PHOTO_SET + i`` never meet another set's.
+PHOTO_SET = 1_000_000
+
+
+def _photo_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= value <= PHOTO_SET:
+        raise argparse.ArgumentTypeError(f"must be 1 to {PHOTO_SET}, got {value}")
+    return value
+
+
+def _photo_side(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 64 <= value <= 8192:
+        raise argparse.ArgumentTypeError(f"must be 64 to 8192 pixels, got {value}")
+    return value
+
+
+def _render_photos(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.errors import ImageReadError
+    from vision.evaluation.truth import FORMAT_ID, GENERIC_NAME
+    from vision.render.photos import (
+        crop_look,
+        render_crop,
+        render_table,
+        table_look,
+        table_truth_json,
+        tile_truth_json,
+    )
+
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    digits = max(5, len(str(args.count - 1)))
+    tty = sys.stderr.isatty()
+    bar = ProgressBar(f"rendering {args.kind}") if tty and not args.quiet else None
+    step = max(1, args.count // 10)
+    images: list[dict[str, object]] = []
+    for i in range(args.count):
+        seed = args.seed * PHOTO_SET + i
+        if args.kind == "crops":
+            look = crop_look(seed)
+            image, tile = render_crop(seed, look)
+            a, b = max(tile.pips), min(tile.pips)
+            name = f"{a}x{b}/{i:0{digits}d}.jpg"
+            entry = {"image": name, **tile_truth_json(tile, look)}
+        else:
+            look = table_look(seed, args.width, args.height)
+            photo = render_table(seed, look, args.width, args.height)
+            image = photo.image
+            name = f"{i:0{digits}d}.jpg"
+            entry = table_truth_json(name, photo, look)
+        path = out / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        quality = look.jpeg_quality if look.jpeg_quality is not None else 95
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if not ok:
+            raise ImageReadError(f"{path}: OpenCV cannot encode a JPEG")
+        path.write_bytes(data.tobytes())
+        images.append(entry)
+        if bar is not None:
+            bar(i + 1, args.count)
+        elif not args.quiet and ((i + 1) % step == 0 or i + 1 == args.count):
+            print(f"rendered {i + 1}/{args.count} {args.kind}", file=sys.stderr, flush=True)
+    truth = {"format": FORMAT_ID, "version": 1, "images": images}
+    (out / GENERIC_NAME).write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+    layout = "<a>x<b>/N.jpg" if args.kind == "crops" else "N.jpg"
+    print(f"wrote {args.count} {args.kind} to {out} ({layout}, {GENERIC_NAME})")
     return 0
 
 
