@@ -236,14 +236,6 @@ class Confusion:
     cols: tuple[str, ...]
     counts: tuple[tuple[int, ...], ...]
 
-    def to_json(self) -> dict[str, object]:
-        """``{"rows": [...], "cols": [...], "counts": [[...], ...]}``."""
-        return {
-            "rows": list(self.rows),
-            "cols": list(self.cols),
-            "counts": [*map(list, self.counts)],
-        }
-
     def format_lines(self) -> list[str]:
         """The matrix as aligned text lines, a header of column names first."""
         lines = ["      " + "".join(f"{c:>6}" for c in self.cols)]
