@@ -234,7 +234,7 @@ def sample_look(
         bar_bgr = colour if rng.random() < 0.85 else _jitter(rng, (30.0, 28.0, 28.0), 6.0)
     pip_diameter = float(rng.uniform(0.13, 0.22))
     # Outer pips: apart by at least a small gap, inside the half's square with a margin.
-    lo = max(0.2, pip_diameter + 0.045)
+    lo = max(0.2, pip_diameter + 0.06)
     hi = min(0.33, 0.41 - pip_diameter / 2)
     pip_spacing = float(rng.uniform(lo, max(lo, hi)))
     pip_gloss = float(rng.uniform(0.15, 0.45)) if rng.random() < 0.3 else 0.0
