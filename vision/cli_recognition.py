@@ -49,8 +49,9 @@ def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
         metavar="DIR",
         help="write an annotated copy of each image into DIR as NAME.annotated.png (images "
         "from a directory keep their sub-directories): outlines green when sure, red and "
-        "dashed when unsure, pip counts beside each tile, a legend in a corner; images under "
-        "480 px on their short side are scaled up first",
+        "dashed when unsure, pip counts beside each tile, a legend in a corner. The copy has "
+        "the image's size, except that an image under 480 px on its short side is scaled up "
+        "first and a border is added when a label or the legend finds no room",
     )
     ident.add_argument("--params", metavar="FILE", help="recognition parameters (JSON)")
     ident.add_argument(

@@ -342,3 +342,173 @@ def test_a_newline_in_a_name_stays_on_one_line(
     assert main(["vision", "identify", str(path)]) == 1
     (line,) = lines(capsys.readouterr().err)
     assert line.endswith("two\\nlines.png: no such file")
+
+
+# --- annotate --------------------------------------------------------------------------------
+
+
+def noise(height: int, width: int, seed: int = 0) -> np.ndarray:
+    """A table no drawing colour occurs in (values 70..190), so every drawn pixel shows."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(70, 190, (height, width, 3), dtype=np.uint8)
+
+
+def standing(x: float, y: float, pips: tuple[int, int], confidence: float) -> TileReading:
+    """A vertical tile 40x80 px centred on (x, y), top half first."""
+    corners = ((x - 20, y - 40), (x + 20, y - 40), (x + 20, y + 40), (x - 20, y + 40))
+    halves = (HalfReading((x, y - 20), pips[0]), HalfReading((x, y + 20), pips[1]))
+    return TileReading(corners, halves, confidence)  # type: ignore[arg-type]
+
+
+def interior(t: TileReading, shape: tuple[int, int], inset: int = 5) -> np.ndarray:
+    """Pixels inside the (upright) tile's outline moved ``inset`` px in on every side, less a
+    band round the line where its halves meet."""
+    corners = np.array(t.corners)
+    centre = corners.mean(axis=0)
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.rint(corners - np.sign(corners - centre) * inset).astype(np.int32)], 1)
+    (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
+    across = abs(bx - ax) >= abs(by - ay)
+    cx, cy = t.center
+    if across:
+        mask[:, int(cx) - 6 : int(cx) + 7] = 0
+    else:
+        mask[int(cy) - 6 : int(cy) + 7, :] = 0
+    return mask.astype(bool)
+
+
+def label_boxes(out: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Bounding boxes (x, y, w, h) of the areas filled with the label colour."""
+    from vision.recognition.annotate import LABEL_BACKGROUND
+
+    filled = np.all(out == LABEL_BACKGROUND, axis=2).astype(np.uint8)
+    # closed over the thin lines inside a box (between figures, round a legend sample)
+    filled = cv2.morphologyEx(filled, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(filled)
+    return [tuple(int(v) for v in stats[k, :4]) for k in range(1, count) if stats[k, 4] > 60]
+
+
+def near(out: np.ndarray, colour: tuple[int, int, int], tolerance: int = 8) -> np.ndarray:
+    return np.all(np.abs(out.astype(int) - colour) <= tolerance, axis=2)
+
+
+SCENE = SceneReading(
+    (
+        tile(300, 300, (6, 4), 0.95),
+        tile(700, 420, (2, 5), 0.2),
+        standing(1000, 300, (1, 3), 0.9),
+        standing(500, 560, (0, 6), 0.35),
+    ),
+    1280,
+    720,
+    60.0,
+)
+
+
+def test_annotate_returns_a_new_image_and_leaves_the_input_alone() -> None:
+    from vision.recognition.annotate import annotate
+
+    image = noise(720, 1280)
+    before = image.copy()
+    image.flags.writeable = False
+    out = annotate(image, SCENE)
+    assert out.shape == image.shape and out.dtype == np.uint8
+    assert np.array_equal(image, before)
+    assert not np.shares_memory(out, image)
+    grey = annotate(np.full((720, 1280), 128, np.uint8), SCENE)
+    assert grey.shape == (720, 1280, 3)
+
+
+def test_annotate_never_draws_over_a_tile_but_its_outline_and_middle_line() -> None:
+    from vision.recognition.annotate import annotate
+
+    image = noise(720, 1280, seed=1)
+    out = annotate(image, SCENE)
+    for t in SCENE.tiles:
+        inside = interior(t, image.shape[:2])
+        assert inside.sum() > 500
+        assert np.array_equal(out[inside], image[inside]), t.pips
+    # ... but the figures are drawn: one box per tile, beside it, shaped like it
+    boxes = label_boxes(out)
+    legend = max(boxes, key=lambda b: b[2] * b[3])
+    labels = [b for b in boxes if b != legend]
+    assert len(labels) == len(SCENE.tiles)
+    for t in SCENE.tiles:
+        corners = np.array(t.corners)
+        (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+        mine = min(
+            labels,
+            key=lambda b: np.hypot(b[0] + b[2] / 2 - t.center[0], b[1] + b[3] / 2 - t.center[1]),
+        )
+        bx, by, bw, bh = mine
+        assert bx >= x1 or bx + bw <= x0 or by >= y1 or by + bh <= y0, (t.pips, mine)
+        assert (bw > bh) == (x1 - x0 > y1 - y0), (t.pips, mine)
+
+
+def test_annotate_tells_unsure_tiles_apart() -> None:
+    from vision.recognition.annotate import SURE_COLOUR, UNSURE_COLOUR, annotate
+
+    image = noise(720, 1280, seed=2)
+    sure_tile, unsure_tile = tile(300, 300, (6, 4), 0.95), tile(900, 300, (6, 4), 0.2)
+    out = annotate(image, SceneReading((sure_tile, unsure_tile), 1280, 720, 60.0))
+
+    def around(t: TileReading, colour: tuple[int, int, int]) -> int:
+        x, y = t.center
+        return int(near(out[int(y) - 60 : int(y) + 60, int(x) - 80 : int(x) + 80], colour).sum())
+
+    assert around(sure_tile, SURE_COLOUR) > 200 and around(sure_tile, UNSURE_COLOUR) == 0
+    assert around(unsure_tile, UNSURE_COLOUR) > 100 and around(unsure_tile, SURE_COLOUR) == 0
+    # along the top edge (y = 285): the sure colour all the way, the unsure one comes and goes
+    solid = near(out[284:287, 275:326], SURE_COLOUR).any(axis=0)
+    dashed = near(out[284:287, 875:926], UNSURE_COLOUR).any(axis=0)
+    assert solid.all()
+    assert 0.3 < dashed.mean() < 0.9
+
+
+def test_annotate_draws_a_legend_with_both_colours() -> None:
+    from vision.recognition.annotate import LABEL_BACKGROUND, SURE_COLOUR, UNSURE_COLOUR, annotate
+
+    image = noise(720, 1280, seed=3)
+    for reading in (SCENE, SceneReading((), 1280, 720)):
+        out = annotate(image, reading)
+        legend = max(label_boxes(out), key=lambda b: b[2] * b[3])
+        x, y, w, h = legend
+        assert w > 150 and h > 40
+        assert x < 40 or x + w > 1240  # in a corner
+        part = out[y : y + h, x : x + w]
+        assert near(part, SURE_COLOUR, 5).sum() > 20 and near(part, UNSURE_COLOUR, 5).sum() > 10
+        assert near(part, (255, 255, 255), 5).sum() > 200  # its text
+        assert near(part, LABEL_BACKGROUND, 0).mean() > 0.5
+
+
+def test_a_small_crop_is_scaled_up_to_stay_legible() -> None:
+    from vision.recognition.annotate import MIN_SIDE, annotate
+
+    crop = noise(100, 100, seed=4)
+    t = standing(50, 50, (5, 2), 0.3)
+    t = TileReading(
+        tuple((30 + (x - 30) * 0.5, 10 + (y - 10) * 0.5) for x, y in t.corners),  # type: ignore[arg-type]
+        t.halves,
+        t.confidence,
+    )
+    out = annotate(crop, SceneReading((t,), 100, 100, 40.0))
+    factor = out.shape[0] // 100
+    assert out.shape == (100 * factor, 100 * factor, 3) and 100 * factor >= MIN_SIDE
+    assert len(label_boxes(out)) == 2  # the legend and the tile's label
+
+
+def test_a_tile_filling_the_image_gets_a_border_for_its_label() -> None:
+    from vision.recognition.annotate import annotate
+
+    image = noise(480, 480, seed=5)
+    big = TileReading(
+        ((20, 16), (460, 16), (460, 464), (20, 464)),
+        (HalfReading((240, 128), 3), HalfReading((240, 352), 3)),
+        0.9,
+    )
+    out = annotate(image, SceneReading((big,), 480, 480, 448.0))
+    assert out.shape[0] > 480 and out.shape[1] > 480
+    left = (out.shape[1] - 480) // 2
+    inside = interior(big, (480, 480))
+    assert np.array_equal(out[left : left + 480, left : left + 480][inside], image[inside])
+    assert len(label_boxes(out)) == 2
