@@ -116,6 +116,13 @@ def test_same_seed_same_bytes_and_seeds_differ() -> None:
     assert render_table(4, width=640, height=480).image.tobytes() != p.image.tobytes()
 
 
+def test_the_package_exports_the_photos() -> None:
+    import vision.render as vr
+
+    assert vr.render_crop is render_crop and vr.render_table is render_table
+    assert vr.Look is Look and vr.sample_look is sample_look
+
+
 def test_the_global_random_state_is_neither_used_nor_moved() -> None:
     np.random.seed(1)
     before = np.random.get_state()[1].copy()

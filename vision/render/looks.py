@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal, TypeVar, get_args
 
 import numpy as np
@@ -44,58 +45,72 @@ PIP_KINDS: tuple[PipKind, ...] = get_args(PipKind)
 BAR_KINDS: tuple[BarKind, ...] = get_args(BarKind)
 SHADOW_KINDS: tuple[ShadowKind, ...] = get_args(ShadowKind)
 
-#: Dark, light and mid tables, as the brief of real tables goes.
-TABLE_GROUPS: dict[str, tuple[TableKind, ...]] = {
-    "dark": ("black", "dark_wood", "green_felt", "blue_felt"),
-    "light": ("white_paper", "light_grey", "light_wood"),
-    "mid": ("grey", "wallpaper"),
-}
+#: The tables by brightness: dark, light and mid.
+TABLE_GROUPS: Mapping[str, tuple[TableKind, ...]] = MappingProxyType(
+    {
+        "dark": ("black", "dark_wood", "green_felt", "blue_felt"),
+        "light": ("white_paper", "light_grey", "light_wood"),
+        "mid": ("grey", "wallpaper"),
+    }
+)
 
 # Main and second colour (grain, pattern) of each table, BGR.
-_TABLE_BASE: dict[TableKind, tuple[Colour, Colour]] = {
-    "black": ((18.0, 18.0, 20.0), (30.0, 30.0, 34.0)),
-    "dark_wood": ((32.0, 52.0, 82.0), (18.0, 30.0, 50.0)),
-    "green_felt": ((45.0, 105.0, 30.0), (30.0, 80.0, 20.0)),
-    "blue_felt": ((120.0, 75.0, 25.0), (95.0, 55.0, 15.0)),
-    "white_paper": ((236.0, 238.0, 238.0), (222.0, 226.0, 228.0)),
-    "light_grey": ((188.0, 188.0, 186.0), (170.0, 172.0, 172.0)),
-    "light_wood": ((128.0, 176.0, 214.0), (95.0, 140.0, 182.0)),
-    "grey": ((100.0, 98.0, 97.0), (84.0, 83.0, 83.0)),
-    "wallpaper": ((112.0, 136.0, 156.0), (178.0, 172.0, 166.0)),
-}
-_TABLE_WEIGHTS: dict[TableKind, float] = {
-    "black": 1.5,
-    "dark_wood": 1.0,
-    "green_felt": 1.0,
-    "blue_felt": 0.8,
-    "white_paper": 1.0,
-    "light_grey": 0.8,
-    "light_wood": 1.0,
-    "grey": 1.0,
-    "wallpaper": 0.8,
-}
+_TABLE_BASE: Mapping[TableKind, tuple[Colour, Colour]] = MappingProxyType(
+    {
+        "black": ((18.0, 18.0, 20.0), (30.0, 30.0, 34.0)),
+        "dark_wood": ((32.0, 52.0, 82.0), (18.0, 30.0, 50.0)),
+        "green_felt": ((45.0, 105.0, 30.0), (30.0, 80.0, 20.0)),
+        "blue_felt": ((120.0, 75.0, 25.0), (95.0, 55.0, 15.0)),
+        "white_paper": ((236.0, 238.0, 238.0), (222.0, 226.0, 228.0)),
+        "light_grey": ((188.0, 188.0, 186.0), (170.0, 172.0, 172.0)),
+        "light_wood": ((128.0, 176.0, 214.0), (95.0, 140.0, 182.0)),
+        "grey": ((100.0, 98.0, 97.0), (84.0, 83.0, 83.0)),
+        "wallpaper": ((112.0, 136.0, 156.0), (178.0, 172.0, 166.0)),
+    }
+)
+_TABLE_WEIGHTS: Mapping[TableKind, float] = MappingProxyType(
+    {
+        "black": 1.5,
+        "dark_wood": 1.0,
+        "green_felt": 1.0,
+        "blue_felt": 0.8,
+        "white_paper": 1.0,
+        "light_grey": 0.8,
+        "light_wood": 1.0,
+        "grey": 1.0,
+        "wallpaper": 0.8,
+    }
+)
 
-_TILE_BASE: dict[TileKind, Colour] = {
-    "ivory": (198.0, 228.0, 238.0),
-    "white": (244.0, 244.0, 240.0),
-    "pink": (196.0, 208.0, 248.0),
-    "yellowed": (172.0, 216.0, 228.0),
-}
-_TILE_WEIGHTS: dict[TileKind, float] = {"ivory": 2.0, "white": 2.0, "pink": 1.0, "yellowed": 0.8}
+_TILE_BASE: Mapping[TileKind, Colour] = MappingProxyType(
+    {
+        "ivory": (198.0, 228.0, 238.0),
+        "white": (244.0, 244.0, 240.0),
+        "pink": (196.0, 208.0, 248.0),
+        "yellowed": (172.0, 216.0, 228.0),
+    }
+)
+_TILE_WEIGHTS: Mapping[TileKind, float] = MappingProxyType(
+    {"ivory": 2.0, "white": 2.0, "pink": 1.0, "yellowed": 0.8}
+)
 
-_PIP_BASE: dict[PipKind, Colour] = {
-    "black": (28.0, 26.0, 26.0),
-    "blue": (120.0, 45.0, 20.0),
-    "red": (35.0, 30.0, 175.0),
-    "green": (50.0, 115.0, 25.0),
-}
-_PIP_WEIGHTS: dict[PipKind, float] = {
-    "black": 6.0,
-    "blue": 0.5,
-    "red": 0.5,
-    "green": 0.4,
-    "mixed": 0.7,
-}
+_PIP_BASE: Mapping[PipKind, Colour] = MappingProxyType(
+    {
+        "black": (28.0, 26.0, 26.0),
+        "blue": (120.0, 45.0, 20.0),
+        "red": (35.0, 30.0, 175.0),
+        "green": (50.0, 115.0, 25.0),
+    }
+)
+_PIP_WEIGHTS: Mapping[PipKind, float] = MappingProxyType(
+    {
+        "black": 6.0,
+        "blue": 0.5,
+        "red": 0.5,
+        "green": 0.4,
+        "mixed": 0.7,
+    }
+)
 # Colours of coloured-pip sets: one per pip value, as those sets paint them.
 _MIXED_PALETTE: tuple[Colour, ...] = (
     (150.0, 70.0, 25.0),  # blue
@@ -182,6 +197,10 @@ def _jitter(rng: np.random.Generator, c: Colour, spread: float, gain: float = 0.
     return (out[0], out[1], out[2])
 
 
+def _lerp(a: Colour, b: Colour, t: float) -> Colour:
+    return (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), a[2] + t * (b[2] - a[2]))
+
+
 def _log_uniform(rng: np.random.Generator, lo: float, hi: float) -> float:
     return float(math.exp(rng.uniform(math.log(lo), math.log(hi))))
 
@@ -189,8 +208,8 @@ def _log_uniform(rng: np.random.Generator, lo: float, hi: float) -> float:
 def _white_balance(rng: np.random.Generator) -> Colour:
     """Gains (B, G, R) of a camera's colour cast: mostly warm (indoor light), a little cool
     or tinted now and then."""
-    warmth = float(rng.uniform(-0.03, 0.12))
-    tint = float(rng.uniform(-0.02, 0.02))
+    warmth = float(rng.uniform(-0.08, 0.12))
+    tint = float(rng.uniform(-0.01, 0.02))
     return (1.0 - warmth, 1.0 + tint, 1.0 + warmth * 0.6)
 
 
@@ -201,7 +220,13 @@ def sample_look(
     ``tile_width_px``."""
     table: TableKind = _pick(rng, _TABLE_WEIGHTS)
     base, second = _TABLE_BASE[table]
-    spread = {"black": 6.0, "white_paper": 8.0}.get(table, 14.0)
+    # neutral tables stay neutral (the camera's white balance tints them all alike)
+    neutral = table in ("black", "white_paper", "light_grey", "grey")
+    spread = 2.5 if neutral else 12.0
+    if table == "blue_felt":  # from royal blue to teal
+        t = float(rng.uniform(0.0, 1.0))
+        base = _lerp(base, (165.0, 140.0, 30.0), t)
+        second = _lerp(second, (140.0, 115.0, 20.0), t)
     table_bgr = _jitter(rng, base, spread, 0.12)
     table_bgr2 = _jitter(rng, second, spread, 0.12)
     if table == "black":
@@ -219,8 +244,9 @@ def sample_look(
     texture_contrast = float(rng.uniform(0.6 if table == "wallpaper" else 0.3, 1.0))
 
     tile: TileKind = _pick(rng, _TILE_WEIGHTS)
-    tile_bgr = _jitter(rng, _TILE_BASE[tile], 6.0, 0.04)
-    back_bgr = tuple(v * float(rng.uniform(0.94, 1.0)) for v in tile_bgr)
+    tile_bgr = _jitter(rng, _TILE_BASE[tile], 3.0, 0.04)
+    dim = float(rng.uniform(0.94, 1.0))
+    back_bgr = (tile_bgr[0] * dim, tile_bgr[1] * dim, tile_bgr[2] * dim)
 
     pips: PipKind = _pick(rng, _PIP_WEIGHTS)
     if pips == "mixed":
@@ -255,7 +281,7 @@ def sample_look(
         texture_contrast=texture_contrast,
         tile=tile,
         tile_bgr=tile_bgr,
-        back_bgr=(back_bgr[0], back_bgr[1], back_bgr[2]),
+        back_bgr=back_bgr,
         side_shade=float(rng.uniform(0.45, 0.85)),
         tile_length=float(rng.uniform(1.92, 2.06)),
         corner_radius=float(rng.uniform(0.05, 0.16)),

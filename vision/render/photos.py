@@ -22,7 +22,7 @@ are thick) lies outside its top face, so the corners are those of the face a rea
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, NamedTuple
 
 import cv2
@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from vision.recognition.synthetic import SyntheticTile
 from vision.render.looks import Look, sample_look
-from vision.render.textures import as_u8, grain, smooth_noise, table_texture
+from vision.render.textures import as_u8, smooth_noise, table_texture
 from vision.render.tiles import PIP_LAYOUTS
 from vision.types import Point
 
@@ -96,7 +96,7 @@ def crop_look(seed: int) -> Look:
     fill = float(rng.uniform(*CROP_FILL))
     look = sample_look(rng, tile_width_px=(1.0, 1.0))
     width = side * fill / look.tile_length
-    return _with(look, tile_width_px=width)
+    return replace(look, tile_width_px=width)
 
 
 def table_look(seed: int, width: int = 1280, height: int = 720) -> Look:
@@ -108,12 +108,6 @@ def table_look(seed: int, width: int = 1280, height: int = 720) -> Look:
     mid = min(70.0, hi)
     bounds = (lo, mid) if rng.random() < 0.7 else (mid, hi)
     return sample_look(rng, tile_width_px=bounds)
-
-
-def _with(look: Look, **changes: Any) -> Look:
-    from dataclasses import replace
-
-    return replace(look, **changes)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -139,14 +133,18 @@ def _corners(t: _Tile, length: float) -> F64:
 
 
 def _separated(pa: F64, pb: F64, gap: float) -> bool:
-    """Are two convex quadrilaterals at least ``gap`` apart along some edge normal (touching
-    counts as apart when ``gap`` is 0)?"""
-    for poly in (pa, pb):
-        for i in range(4):
-            e = poly[(i + 1) % 4] - poly[i]
-            n = np.array([-e[1], e[0]]) / math.hypot(e[0], e[1])
-            a, b = pa @ n, pb @ n
-            if a.max() + gap <= b.min() + 1e-7 or b.max() + gap <= a.min() + 1e-7:
+    """Are two rectangles (corners going round, ``(4, 2)``) at least ``gap`` apart along one
+    of their sides' normals (touching counts as apart when ``gap`` is 0)?"""
+    qa = pa.tolist()
+    qb = pb.tolist()
+    for q in (qa, qb):
+        for i in (0, 1):  # a rectangle has two normals
+            ex, ey = q[i + 1][0] - q[i][0], q[i + 1][1] - q[i][1]
+            norm = math.hypot(ex, ey)
+            nx, ny = -ey / norm, ex / norm
+            a = [x * nx + y * ny for x, y in qa]
+            b = [x * nx + y * ny for x, y in qb]
+            if max(a) + gap <= min(b) + 1e-7 or max(b) + gap <= min(a) + 1e-7:
                 return True
     return False
 
@@ -398,16 +396,19 @@ def _default_count(rng: np.random.Generator, look: Look, width: int, height: int
 
 
 def _arrange(rng: np.random.Generator, table: _Table, n: int) -> None:
+    """Up to ``n`` tiles: a line (most scenes of 3 or more), a row side by side (face down in
+    some scenes of 6 or more), the rest loose, some face down; at least one face up."""
     n_line = 0
     if n >= 3 and rng.random() < 0.85:
         n_line = max(2, round(n * float(rng.uniform(0.3, 0.65))))
     rest = n - table.line(n_line)
     if rest >= 3 and rng.random() < 0.6:
         k = int(rng.integers(2, min(7, rest) + 1))
-        rest -= table.row(k, face_up=rng.random() < 0.75)
+        rest -= table.row(k, face_up=n < 6 or rng.random() < 0.75)
     back_share = 0.0 if rng.random() < 0.35 else float(rng.uniform(0.15, 0.6))
     for _ in range(rest):
-        table.loose(face_up=rng.random() >= back_share)
+        some_up = any(t.pips is not None for t in table.placed)
+        table.loose(face_up=not some_up or rng.random() >= back_share)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -505,32 +506,36 @@ def _draw_face_up(
     c: F64,
     face: tuple[float, float, float],
 ) -> None:
-    """Bar, spinner and pips of ``t`` (``c``: its canvas pose as plane->canvas similarity)."""
+    """Bar, spinner and pips of ``t`` (``c``: the plane -> canvas similarity)."""
     assert t.pips is not None
     w = look.tile_width_px
-    ax, ay = math.cos(t.angle), math.sin(t.angle)
-    vx, vy = -ay, ax
-    cx, cy = t.center
+    # the tile's frame on the canvas: centre, and one tile width along its axis and across
+    centre = _apply(c, np.array([t.center], dtype=np.float64))[0]
+    ox, oy = float(centre[0]), float(centre[1])
+    ca, sa = math.cos(t.angle), math.sin(t.angle)
+    ux, uy = c[0, 0] * ca + c[0, 1] * sa, c[1, 0] * ca + c[1, 1] * sa
+    vx, vy = -uy, ux
 
-    def at(u: float, v: float) -> F64:
-        pts = np.array([[cx + u * ax + v * vx, cy + u * ay + v * vy]], np.float64)
-        out: F64 = _apply(c, pts)[0]
-        return out
+    def at(u: float, v: float) -> tuple[float, float]:
+        return (ox + u * ux + v * vx, oy + u * uy + v * vy)
+
+    def fx(p: tuple[float, float]) -> tuple[int, int]:
+        return (round(p[0] * _ONE), round(p[1] * _ONE))
+
+    def disc(img: U8, p: tuple[float, float], r: float, colour: tuple[float, ...] | int) -> None:
+        cv2.circle(img, fx(p), round(r * _ONE), colour, -1, cv2.LINE_AA, _SHIFT)
 
     lx, ly = _light_vec(look)
     # bar: a groove painted like the pips
     bt, bl = look.bar_thickness / 2, look.bar_length / 2
-    bar = np.vstack([at(-bt, -bl), at(bt, -bl), at(bt, bl), at(-bt, bl)])
+    bar = np.array([at(-bt, -bl), at(bt, -bl), at(bt, bl), at(-bt, bl)], dtype=np.float64)
     cv2.fillPoly(canvas, [_fx(bar)], _bgr(look.bar_bgr), cv2.LINE_AA, _SHIFT)
     cv2.fillPoly(mask, [_fx(bar)], 90, cv2.LINE_AA, _SHIFT)
     if look.spinner:
         r = max(look.bar_thickness * 1.3, 0.065) * w
         p = at(0.0, 0.0)
-        brass = (45.0, 140.0, 190.0)
-        cv2.circle(canvas, _fx(p).tolist(), round(r * _ONE), _bgr(brass), -1, cv2.LINE_AA, _SHIFT)
-        hp = p - np.array([lx, ly]) * r * 0.35
-        hi = (120.0, 215.0, 245.0)
-        cv2.circle(canvas, _fx(hp).tolist(), round(r * 0.4 * _ONE), hi, -1, cv2.LINE_AA, _SHIFT)
+        disc(canvas, p, r, (45.0, 140.0, 190.0))  # brass
+        disc(canvas, (p[0] - lx * r * 0.35, p[1] - ly * r * 0.35), r * 0.4, (120.0, 215.0, 245.0))
     rad = look.pip_diameter * w / 2
     s = look.pip_spacing
     quarter = look.tile_length / 4
@@ -539,25 +544,20 @@ def _draw_face_up(
             continue
         flip = -1.0 if rng.random() < 0.5 else 1.0  # which diagonal the 2 and 3 take
         colour = _bgr(look.pip_bgr[n])
+        # a pip is a painted hollow: its far wall catches a little light
+        wall = tuple(pc + 0.1 * (fc - pc) for pc, fc in zip(colour, face, strict=True))
+        glint = tuple(
+            pc + look.pip_gloss * 0.75 * (fc - pc) for pc, fc in zip(colour, face, strict=True)
+        )
         for u, v in PIP_LAYOUTS[n]:
             p = at(sign * quarter + u * s, flip * v * s)
-            cv2.circle(canvas, _fx(p).tolist(), round(rad * _ONE), colour, -1, cv2.LINE_AA, _SHIFT)
-            cv2.circle(mask, _fx(p).tolist(), round(rad * _ONE), 90, -1, cv2.LINE_AA, _SHIFT)
+            disc(canvas, p, rad, colour)
+            disc(mask, p, rad, 90)
+            if rad >= 2.5:
+                disc(canvas, (p[0] + lx * rad * 0.18, p[1] + ly * rad * 0.18), rad * 0.8, wall)
+                disc(canvas, p, rad * 0.62, colour)
             if look.pip_gloss > 0:
-                g = look.pip_gloss
-                glint = tuple(
-                    pc + g * 0.75 * (fc - pc) for pc, fc in zip(colour, face, strict=True)
-                )
-                gp = p + np.array([lx, ly]) * rad * 0.2
-                cv2.circle(
-                    canvas,
-                    _fx(gp).tolist(),
-                    round(rad * 0.45 * _ONE),
-                    glint,
-                    -1,
-                    cv2.LINE_AA,
-                    _SHIFT,
-                )
+                disc(canvas, (p[0] + lx * rad * 0.2, p[1] + ly * rad * 0.2), rad * 0.45, glint)
 
 
 def _bevel(
@@ -573,7 +573,8 @@ def _bevel(
     n = len(outline)
     # the rounded edge falls away from the flat face: darker towards the outline, least so
     # where it faces the light
-    for width, inset, gain, depth in ((b, 0.5, 0.07, 0.06), (max(1.0, b * 0.4), 0.2, 0.1, 0.16)):
+    passes = [(b, 0.5, 0.07, 0.06), (max(1.0, b * 0.4), 0.2, 0.1, 0.16)]
+    for width, inset, gain, depth in passes if b >= 2.0 else passes[1:]:
         pts = _inset(outline, centre, inset * width)
         thick = max(1, round(width))
         # each arc, then the straight side after it, in one colour
@@ -673,7 +674,7 @@ def _lit(rng: np.random.Generator, look: Look, frame: _Frame, canvas: U8, mask: 
         d = (x * math.cos(a) + y * math.sin(a)) - np.float32(look.shine_offset)
         band = np.exp(-((d / np.float32(look.shine_width)) ** 2)).astype(np.float32)
         band *= np.float32(look.shine) * (
-            np.float32(1.0) + np.float32(0.3) * smooth_noise(rng, (sh, sw), (3.0, 3.0))
+            np.float32(1.0) + np.float32(0.15) * smooth_noise(rng, (sh, sw), (sh / 2, sw / 2))
         )
         band_u8 = cv2.convertScaleAbs(
             cv2.resize(band, (cw, ch), interpolation=cv2.INTER_LINEAR), alpha=255.0
@@ -718,17 +719,14 @@ def _camera(rng: np.random.Generator, look: Look, frame: _Frame, canvas: U8) -> 
         kernel /= max(float(kernel.sum()), 1e-6)
         image = cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_REFLECT)
     if look.noise > 0:
-        lum = grain(rng, (ih, iw)) * np.float32(look.noise)
-        chroma = cv2.resize(
-            grain(rng, (max(2, ih // 2), max(2, iw // 2))) * np.float32(look.noise * 0.5),
-            (iw, ih),
-            interpolation=cv2.INTER_LINEAR,
-        )
-        # added as positive and negative parts, saturating (OpenCV's uint8 arithmetic)
-        planes = [lum + chroma, lum, lum - chroma * np.float32(0.7)]
-        up = cv2.merge([cv2.convertScaleAbs(np.maximum(p, np.float32(0.0))) for p in planes])
-        down = cv2.merge([cv2.convertScaleAbs(np.minimum(p, np.float32(0.0))) for p in planes])
-        image = cv2.subtract(cv2.add(image, up), down)
+        # uniform noise (deviation ``noise``) in one saturating OpenCV sum: grey grain, and a
+        # coarser colour grain of half its deviation
+        k = look.noise / 73.9
+        lum = rng.integers(0, 256, (ih, iw), dtype=np.uint8)
+        image = as_u8(cv2.addWeighted(image, 1.0, cv2.merge([lum, lum, lum]), k, -127.5 * k))
+        small = rng.integers(0, 256, (max(2, ih // 2), max(2, iw // 2), 3), dtype=np.uint8)
+        chroma = cv2.resize(small, (iw, ih), interpolation=cv2.INTER_LINEAR)
+        image = as_u8(cv2.addWeighted(image, 1.0, chroma, k * 0.7, -127.5 * k * 0.7))
     if look.jpeg_quality is not None:
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(look.jpeg_quality)])
         decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
