@@ -37,10 +37,16 @@ from vision.render.photos import (
 
 
 def _clean(look: Look, **changes: object) -> Look:
-    """``look`` with no blur, motion, noise or JPEG: pixels a blob count can read exactly."""
-    return replace(
-        look, defocus=0.0, blur_px=0.0, motion=0.0, noise=0.0, jpeg_quality=None, **changes
-    )
+    """``look`` with no blur, motion, noise or JPEG (unless ``changes`` say otherwise): pixels
+    a blob count can read exactly."""
+    clean: dict[str, object] = {
+        "defocus": 0.0,
+        "blur_px": 0.0,
+        "motion": 0.0,
+        "noise": 0.0,
+        "jpeg_quality": None,
+    }
+    return replace(look, **{**clean, **changes})
 
 
 def _grey(image: np.ndarray) -> np.ndarray:
@@ -390,6 +396,48 @@ def test_every_look_option_is_reachable() -> None:
     for lk in looks:
         assert lk.pip_spacing - lk.pip_diameter >= 0.06
         assert lk.pip_spacing + lk.pip_diameter / 2 <= 0.42
+
+
+@pytest.mark.parametrize(
+    ("field", "off", "on"),
+    [
+        ("motion", 0.0, 0.04),
+        ("defocus", 0.0, 0.02),
+        ("noise", 0.0, 8.0),
+        ("jpeg_quality", None, 40),
+        ("shine", 0.0, 0.4),
+        ("perspective", 0.0, 0.1),
+        ("side_size", 0.0, 0.08),
+        ("pip_gloss", 0.0, 0.4),
+        ("spinner", False, True),
+        ("shadow_strength", 0.0, 0.7),
+        ("vignette", 0.0, 0.4),
+        ("bar_length", 0.6, 1.0),
+        ("texture_contrast", 0.0, 1.0),
+    ],
+)
+def test_each_look_option_shows_in_the_pixels(field: str, off: object, on: object) -> None:
+    base = _clean(
+        crop_look(4),
+        tile_width_px=60.0,
+        table="light_wood",
+        table_bgr=(128.0, 176.0, 214.0),
+        table_bgr2=(95.0, 140.0, 182.0),
+        shine_offset=0.0,
+        shine_width=0.5,
+        shadow_offset=0.06,
+        side_radial=0.0,
+        blur_px=0.5,
+    )
+    a, ta = render_crop(4, replace(base, **{field: off}))
+    b, tb = render_crop(4, replace(base, **{field: on}))
+    assert a.shape == b.shape
+    diff = np.abs(a.astype(np.int16) - b.astype(np.int16)).max(axis=2)
+    assert np.count_nonzero(diff > 12) >= 12, field
+    if field in ("motion", "defocus"):  # blur: fewer fine details
+        assert cv2.Laplacian(_grey(b), cv2.CV_64F).var() < cv2.Laplacian(_grey(a), cv2.CV_64F).var()
+    if field != "perspective":
+        assert ta == tb  # the truth moves with the geometry only
 
 
 def test_looks_of_tables_and_crops_fit_their_images() -> None:

@@ -267,7 +267,7 @@ def sample_look(
     bar: BarKind = "thick" if rng.random() < 0.3 else "thin"
     bar_thickness = float(rng.uniform(0.055, 0.085) if bar == "thick" else rng.uniform(0.02, 0.045))
     bar_length = 1.0 if rng.random() < 0.25 else float(rng.uniform(0.55, 0.85))
-    spinner = bool(rng.random() < 0.2)
+    spinner = bool(rng.random() < 0.15)
 
     lo_w, hi_w = tile_width_px
     width = _log_uniform(rng, lo_w, hi_w) if hi_w > lo_w else float(lo_w)
@@ -318,10 +318,10 @@ def sample_look(
         perspective=float(rng.uniform(0.0, 0.12)),
         perspective_angle=float(rng.uniform(0, 360)),
         rotation=float(rng.uniform(0, 360)),
-        defocus=float(rng.uniform(0.0, 0.03)) if rng.random() < 0.5 else 0.0,
+        defocus=float(rng.uniform(0.0, 0.02)) if rng.random() < 0.5 else 0.0,
         blur_px=float(rng.uniform(0.3, 0.9)),
-        motion=float(rng.uniform(0.02, 0.08)) if rng.random() < 0.15 else 0.0,
+        motion=float(rng.uniform(0.015, 0.05)) if rng.random() < 0.12 else 0.0,
         motion_angle=float(rng.uniform(0, 180)),
-        noise=float(rng.uniform(0.5, 2.5) if rng.random() < 0.6 else rng.uniform(2.5, 7.0)),
+        noise=float(rng.uniform(0.5, 2.5) if rng.random() < 0.6 else rng.uniform(2.5, 5.5)),
         jpeg_quality=int(rng.integers(40, 96)),
     )

@@ -286,7 +286,8 @@ class _Table:
         if n <= 0:
             return 0
         rng = self.rng
-        gap = float(rng.uniform(0.0, 0.025))
+        # touching, or laid a little apart (as some players do): up to a fifth of a width
+        gap = 0.2 * float(rng.random()) ** 3
         for _ in range(60):
             start = self.random_point(0.2)
             heading = float(rng.choice([0.0, 0.5, 1.0, 1.5]) * math.pi)
@@ -686,6 +687,25 @@ def _lit(rng: np.random.Generator, look: Look, frame: _Frame, canvas: U8, mask: 
     return out
 
 
+def _motion_kernel(length: float, angle_deg: float) -> F32:
+    """A normalised ``(k, k)`` float32 kernel: a segment ``length`` px long at ``angle_deg``,
+    splatted bilinearly from 4 samples per pixel."""
+    half = length / 2
+    size = 2 * math.ceil(half) + 3
+    c = size // 2
+    a = math.radians(angle_deg)
+    t = np.linspace(-half, half, max(2, math.ceil(length * 4)))
+    xs, ys = c + t * math.cos(a), c + t * math.sin(a)
+    x0, y0 = np.floor(xs).astype(np.int64), np.floor(ys).astype(np.int64)
+    fx, fy = xs - x0, ys - y0
+    kernel = np.zeros((size, size), np.float64)
+    for dx, dy, wgt in ((0, 0, (1 - fx) * (1 - fy)), (1, 0, fx * (1 - fy)),
+                        (0, 1, (1 - fx) * fy), (1, 1, fx * fy)):  # fmt: skip
+        np.add.at(kernel, (y0 + dy, x0 + dx), wgt)
+    out: F32 = (kernel / kernel.sum()).astype(np.float32)
+    return out
+
+
 def _camera(rng: np.random.Generator, look: Look, frame: _Frame, canvas: U8) -> U8:
     """The canvas as the camera sees it: keystone warp, blur, motion, noise and JPEG."""
     iw, ih = frame.image_size
@@ -701,22 +721,7 @@ def _camera(rng: np.random.Generator, look: Look, frame: _Frame, canvas: U8) -> 
         image = cv2.GaussianBlur(image, (0, 0), sigma)
     length = look.motion * w
     if length >= 1.0:
-        size = math.ceil(length) | 1
-        kernel = np.zeros((size, size), np.float32)
-        a = math.radians(look.motion_angle)
-        half = (length - 1) / 2
-        p = (size // 2 - math.cos(a) * half, size // 2 - math.sin(a) * half)
-        q = (size // 2 + math.cos(a) * half, size // 2 + math.sin(a) * half)
-        cv2.line(
-            kernel,
-            (round(p[0] * 16), round(p[1] * 16)),
-            (round(q[0] * 16), round(q[1] * 16)),
-            1.0,
-            1,
-            cv2.LINE_AA,
-            4,
-        )
-        kernel /= max(float(kernel.sum()), 1e-6)
+        kernel = _motion_kernel(length, look.motion_angle)
         image = cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_REFLECT)
     if look.noise > 0:
         # uniform noise (deviation ``noise``) in one saturating OpenCV sum: grey grain, and a
@@ -786,7 +791,8 @@ def render_crop(seed: int, look: Look | None = None) -> tuple[U8, SyntheticTile]
     tile_px = w * length
     lo = max(CROP_FILL[0], tile_px / CROP_SIDE[1])
     hi = min(CROP_FILL[1], tile_px / CROP_SIDE[0])
-    fill = float(rng.uniform(lo, hi)) if lo < hi else min(max(lo, hi), CROP_FILL[1])
+    # smaller shares are the commoner: most photos of one tile leave room around it
+    fill = lo + (hi - lo) * float(rng.random()) ** 1.6 if lo < hi else min(lo, CROP_FILL[1])
     fill = min(max(fill, CROP_FILL[0]), CROP_FILL[1])
     side = max(16, round(tile_px / fill))
     angle = look.rotation
