@@ -65,7 +65,7 @@ _TABLE_BASE: Mapping[TableKind, tuple[Colour, Colour]] = MappingProxyType(
         "light_grey": ((188.0, 188.0, 186.0), (170.0, 172.0, 172.0)),
         "light_wood": ((128.0, 176.0, 214.0), (95.0, 140.0, 182.0)),
         "grey": ((100.0, 98.0, 97.0), (84.0, 83.0, 83.0)),
-        "wallpaper": ((112.0, 136.0, 156.0), (178.0, 172.0, 166.0)),
+        "wallpaper": ((118.0, 138.0, 154.0), (172.0, 168.0, 164.0)),
     }
 )
 _TABLE_WEIGHTS: Mapping[TableKind, float] = MappingProxyType(
@@ -222,7 +222,7 @@ def sample_look(
     base, second = _TABLE_BASE[table]
     # neutral tables stay neutral (the camera's white balance tints them all alike)
     neutral = table in ("black", "white_paper", "light_grey", "grey")
-    spread = 2.5 if neutral else 12.0
+    spread = 2.5 if neutral else 5.0 if table == "wallpaper" else 12.0
     if table == "blue_felt":  # from royal blue to teal
         t = float(rng.uniform(0.0, 1.0))
         base = _lerp(base, (165.0, 140.0, 30.0), t)

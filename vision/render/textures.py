@@ -130,10 +130,11 @@ def table_texture(
         u = (x * np.float32(ca) + y * np.float32(sa)) * k + warp_a
         v = (y * np.float32(ca) - x * np.float32(sa)) * k + warp_b
         orn = np.cos(u) * np.cos(v) + np.float32(0.6) * np.cos(u + v) * np.cos(u - v)
-        mottle = smooth_noise(rng, shape, (s * 0.25, s * 0.25))
+        # a fine speckle of two colours, a faint ornament, broad patches of either colour
+        speckle = smooth_noise(rng, shape, (s * 0.12, s * 0.12))
         blotch = smooth_noise(rng, shape, (s * 3.0, s * 3.0))
-        f = orn * np.float32(0.7) + mottle * np.float32(0.55) + blotch * np.float32(0.45)
-        m = np.float32(1.0) / (np.float32(1.0) + np.exp(f * np.float32(-2.6)))
+        f = speckle * np.float32(0.9) + orn * np.float32(0.35) + blotch * np.float32(0.5)
+        m = np.float32(1.0) / (np.float32(1.0) + np.exp(f * np.float32(-2.2)))
         m = m * np.float32(c) + np.float32(0.5 * (1 - c))
         m += grain(rng, shape) * np.float32(0.06)
         out = _mix(look.table_bgr, look.table_bgr2, m)
