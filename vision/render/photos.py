@@ -115,8 +115,9 @@ def table_look(seed: int, width: int = 1280, height: int = 720) -> Look:
 
 
 def _corners(t: _Tile, length: float) -> F64:
-    """The 4 corners of ``t``'s top face on the plane, (4, 2): half a's end at ``-v`` and
-    ``+v`` order as in :class:`SyntheticTile` (a,-v), (b,-v), (b,+v), (a,+v)."""
+    """The 4 corners of ``t``'s top face on the plane, ``(4, 2)``, going round as
+    :class:`SyntheticTile` lists them: half a's end at ``-v``, half b's end at ``-v``, then
+    at ``+v``, half a's end at ``+v`` (``v`` across the axis)."""
     ax, ay = math.cos(t.angle), math.sin(t.angle)
     vx, vy = -ay, ax
     hl = length / 2.0
