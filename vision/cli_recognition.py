@@ -54,6 +54,7 @@ def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
         "first and a border is added when a label or the legend finds no room",
     )
     ident.add_argument("--params", metavar="FILE", help="recognition parameters (JSON)")
+    _reader_arg(ident)
     ident.add_argument(
         "--region",
         metavar="X,Y,X,Y,...",
@@ -93,8 +94,30 @@ def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
     ev.add_argument("--jobs", type=int, metavar="J", help="processes reading --sweep (default 1)")
     ev.add_argument("--json", action="store_true", help="print the full report as JSON")
     ev.add_argument("--params", metavar="FILE", help="recognition parameters (JSON)")
+    _reader_arg(ev)
     ev.add_argument("--quiet", action="store_true", help="no progress on stderr")
     ev.set_defaults(handler=_eval, parser=ev)
+
+
+def _reader_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--reader",
+        choices=("classic", "staged"),
+        default="classic",
+        help="which tile reader: classic (default) or staged (in development, "
+        "vision.recognition.stages; takes no --params)",
+    )
+
+
+def _staged(args: argparse.Namespace) -> Any:
+    """The staged reader as ``(image, region=None) -> SceneReading``, or None for classic."""
+    if args.reader != "staged":
+        return None
+    if args.params:
+        args.parser.error("--params goes with the classic reader")
+    from vision.recognition.stages import identify
+
+    return identify
 
 
 def _load_params(path: str | None) -> Any:
@@ -110,6 +133,7 @@ def _identify(args: argparse.Namespace) -> int:
     from vision.recognition.annotate import annotate
 
     params = _load_params(args.params)
+    staged = _staged(args)
     region = _parse_region(args.parser, args.region)
     inputs, failures = _identify_inputs(args.images)
     several = len(inputs) > 1 or any(item.in_directory for item in inputs)
@@ -119,7 +143,10 @@ def _identify(args: argparse.Namespace) -> int:
     for item in inputs:
         try:
             image = read_image(item.path)
-            reading = identify(image, params, region=region)
+            if staged is not None:
+                reading = staged(image, region=region)
+            else:
+                reading = identify(image, params, region=region)
         except VisionError as exc:
             reason = exc.reason if isinstance(exc, ImageFileError) else str(exc)
             sys.stdout.flush()
@@ -276,6 +303,7 @@ def _eval(args: argparse.Namespace) -> int:
     if args.sweep is None and (args.count, args.first, args.jobs) != (None, None, None):
         parser.error("--count, --first and --jobs go with --sweep")
     params = _load_params(args.params)
+    reader = _staged(args)
     progress = None if args.quiet else _progress_printer()
     report: Report
     if args.synthetic is not None:
@@ -287,6 +315,7 @@ def _eval(args: argparse.Namespace) -> int:
             pip_diameter_px=args.pip_diameter,
             params=params,
             progress=progress,
+            reader=reader,
         )
     elif args.sweep is not None:
         count = 600 if args.count is None else args.count
@@ -301,9 +330,10 @@ def _eval(args: argparse.Namespace) -> int:
             jobs=jobs,
             params=params,
             progress=progress,
+            reader=reader,
         )
     else:
-        report = evaluate_set(args.directory, params=params, progress=progress)
+        report = evaluate_set(args.directory, params=params, progress=progress, reader=reader)
     if args.json:
         print(json.dumps(report.summary(), indent=1))
     else:

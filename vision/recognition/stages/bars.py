@@ -1,0 +1,103 @@
+"""Stage 3: dividing bars, as straight segments of ink.
+
+Two sources: ink blobs that are long and narrow (a bar standing free, however thick), and
+Hough segments (``cv2.HoughLinesP``) of the thin ink (a bar joined to a pip or to a tile's
+shaded side, which no blob shows). Pieces that are collinear within
+``bar_merge_d`` pips across and overlap or nearly meet along are one bar (a bar's two edges,
+or a bar broken by a pip beside it). Segments longer than ``bar_max_d`` pips are seams or a
+tile's sides and are not bars.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.recognition.stages.ink import Ink
+from vision.recognition.stages.params import StagedParams
+
+F64 = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """A straight segment: ``center`` (x, y), unit ``direction`` along it, ``length``
+    (working pixels)."""
+
+    center: tuple[float, float]
+    direction: tuple[float, float]
+    length: float
+
+
+def find(ink: Ink, p: StagedParams) -> list[Bar]:
+    """The bars in ``ink.thin``, longest first."""
+    d = ink.pip_px
+    found = cv2.HoughLinesP(
+        ink.thin,
+        1,
+        np.pi / 180,
+        int(1.5 * d),
+        minLineLength=int(p.bar_min_d * d),
+        maxLineGap=max(1, int(0.3 * d)),
+    )
+    pieces = [found.reshape(-1, 4).astype(np.float64)] if found is not None else []
+    pieces.append(_long_blobs(ink, p))
+    segs = np.concatenate(pieces)
+    if len(segs) == 0:
+        return []
+    lengths = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    used = np.zeros(len(segs), dtype=bool)
+    bars: list[Bar] = []
+    for i in np.argsort(-lengths).tolist():
+        if used[i]:
+            continue
+        used[i] = True
+        bar = _merged(segs, used, i, p.bar_merge_d * d, 0.5 * d)
+        if bar.length <= p.bar_max_d * d:
+            bars.append(bar)
+    return bars
+
+
+def _long_blobs(ink: Ink, p: StagedParams) -> F64:
+    """``(N, 4)`` segments ``x1, y1, x2, y2`` along the ink blobs that are bar-shaped."""
+    d = ink.pip_px
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.mask, connectivity=8)
+    out: list[list[float]] = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area < 0.25 * d * d or max(w, h) < p.bar_min_d * d * 0.7:
+            continue
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
+        pts = np.column_stack([xs + x, ys + y]).astype(np.float64)
+        mean = pts.mean(axis=0)
+        values, vectors = np.linalg.eigh(np.cov((pts - mean).T))
+        # a uniform segment of length L has variance L**2 / 12 along it
+        length, thick = np.sqrt(12 * max(values[1], 1e-9)), np.sqrt(12 * max(values[0], 1e-9))
+        if p.bar_min_d * d <= length <= p.bar_max_d * d and thick < 0.9 * d and length > 3 * thick:
+            u = vectors[:, 1] * length / 2
+            out.append([mean[0] - u[0], mean[1] - u[1], mean[0] + u[0], mean[1] + u[1]])
+    return np.array(out, dtype=np.float64).reshape(-1, 4)
+
+
+def _merged(segs: F64, used: npt.NDArray[np.bool_], i: int, across: float, gap: float) -> Bar:
+    p1, p2 = segs[i, :2], segs[i, 2:]
+    u = (p2 - p1) / max(1e-9, float(np.linalg.norm(p2 - p1)))
+    n = np.array([-u[1], u[0]])
+    lo, hi = 0.0, float(np.linalg.norm(p2 - p1))
+    for j in np.flatnonzero(~used).tolist():
+        q1, q2 = segs[j, :2], segs[j, 2:]
+        v = (q2 - q1) / max(1e-9, float(np.linalg.norm(q2 - q1)))
+        if abs(float(u @ v)) < 0.97:
+            continue
+        if max(abs(float((q1 - p1) @ n)), abs(float((q2 - p1) @ n))) > across:
+            continue
+        a, b = sorted((float((q1 - p1) @ u), float((q2 - p1) @ u)))
+        if a > hi + gap or b < lo - gap:
+            continue
+        lo, hi = min(lo, a), max(hi, b)
+        used[j] = True
+    c = p1 + u * (lo + hi) / 2
+    return Bar((float(c[0]), float(c[1])), (float(u[0]), float(u[1])), hi - lo)

@@ -1,0 +1,61 @@
+"""Parameters of the staged reader, in units of the scene's pip diameter ``d`` unless named."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class StagedParams:
+    """Every threshold of the staged reader, in one place."""
+
+    #: Images whose long side is shorter than this are enlarged to it first (pixels).
+    min_side_px: int = 320
+    #: The long side of the view the scale is measured on (pixels).
+    scale_view_px: int = 640
+    #: Pip diameter the frame is resampled to before reading (pixels).
+    work_pip_px: float = 7.0
+    #: Round blobs whose log-diameters lie within this of each other form one size.
+    pip_size_tolerance: float = 0.15
+    #: Fewest pips of one size that set the scale; with fewer, the bars do.
+    min_pips_for_scale: int = 2
+    #: A bar is this many pip diameters long, when it has to set the scale.
+    bar_length_d: float = 4.5
+    #: Closing kernel that removes pips and bars from the face image (in ``d``).
+    close_d: float = 1.1
+    #: Ink threshold as a share of the strongest ink contrast (99.7th percentile).
+    ink_share: float = 0.33
+    #: Lowest ink threshold (grey levels).
+    ink_floor: float = 12.0
+    #: Opening that separates thick ink (pips) from thin ink (bars, seams) (in ``d``).
+    thin_open_d: float = 0.65
+    #: Shortest bar segment and its Hough votes (in ``d``).
+    bar_min_d: float = 2.0
+    #: Longest bar; longer straight ink is a seam or a tile's side (in ``d``).
+    bar_max_d: float = 8.0
+    #: Collinear pieces this close across (in ``d``) are one bar.
+    bar_merge_d: float = 0.6
+    #: The tile width expected from the pip size alone: ``d / pip_width_ratio``.
+    pip_width_ratio: float = 0.17
+    #: Where a tile's side is looked for across the bar, as shares of the expected width.
+    side_search: tuple[float, float] = (0.3, 0.85)
+    #: Where a tile's end is looked for along its axis, as shares of its measured width.
+    end_search: tuple[float, float] = (0.6, 1.5)
+    #: Accepted tile widths (in ``d``) and half lengths (shares of the width).
+    width_d: tuple[float, float] = (3.0, 9.0)
+    half_length: tuple[float, float] = (0.7, 1.4)
+    #: Side of the square a half is resampled to for reading (pixels).
+    half_px: int = 32
+    #: Pip grid spacings tried (shares of the half's side) and centre shifts tried.
+    grid_spacings: tuple[float, ...] = (0.24, 0.27, 0.30, 0.33)
+    grid_shifts: tuple[float, ...] = (-0.08, -0.04, 0.0, 0.04, 0.08)
+    #: A half is blank when no grid position's ink reaches this share of the ink threshold.
+    blank_share: float = 0.45
+    #: A pip position's ink must reach this share of the threshold ...
+    pip_share: float = 0.6
+    #: ... and a free position's ink stay under this share of the weakest pip's.
+    free_share: float = 0.5
+    #: Share of a half's face that must be near the face's own level.
+    face_share: float = 0.8
+    #: Two proposals clash when they overlap by more than this share of a half's area.
+    clash_share: float = 0.2

@@ -1,0 +1,85 @@
+"""The staged reader's entry: image -> :class:`~vision.types.SceneReading`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import InvalidImageError
+from vision.recognition.stages import arbitrate, bars, halves, ink, outline, scale
+from vision.recognition.stages.params import StagedParams
+from vision.types import HalfReading, Point, SceneReading, TileReading
+
+_DEFAULT = StagedParams()
+
+
+def identify(
+    image: npt.NDArray[np.generic],
+    params: StagedParams | None = None,
+    *,
+    region: Sequence[Point] | None = None,
+    max_pips: int = 6,
+) -> SceneReading:
+    """Every tile read in ``image`` (``uint8`` ``(H, W)`` grey or ``(H, W, 3|4)`` BGR(A)), in
+    its own pixels. ``region``: only tiles whose centre lies inside this polygon."""
+    p = params or _DEFAULT
+    if image.dtype != np.uint8 or image.ndim not in (2, 3) or min(image.shape[:2]) < 8:
+        raise InvalidImageError(
+            f"not an 8-bit image of at least 8x8 pixels: {image.shape} {image.dtype}"
+        )
+    frame = np.asarray(image, dtype=np.uint8)
+    grey = scale.darkest_channel(frame)
+    h, w = grey.shape
+    found = scale.measure(grey, p)
+    if found is None:
+        return SceneReading((), w, h)
+    f = found.factor
+    interp = cv2.INTER_AREA if f < 1 else cv2.INTER_CUBIC
+    work = grey
+    if f != 1.0:
+        work = np.asarray(cv2.resize(grey, None, fx=f, fy=f, interpolation=interp), dtype=np.uint8)
+    seen = ink.find(work, found.pip_px * f, p)
+    proposals = outline.propose(bars.find(seen, p), seen, p)
+    reads = [
+        arbitrate.Read(prop, halves.read(prop, seen, p, max_pips))
+        for prop in proposals
+        if _plausible(prop, seen.pip_px, p)
+    ]
+    readable = [r for r in reads if all(hh.pips is not None for hh in r.halves)]
+    tiles = tuple(_tile(r, f) for r in arbitrate.keep(readable, p))
+    if region is not None:
+        poly = np.array(region, dtype=np.float32)
+        tiles = tuple(t for t in tiles if cv2.pointPolygonTest(poly, t.center, False) >= 0)
+    return SceneReading(
+        tiles, w, h, 2 * float(np.median([t_width(t) for t in tiles])) if tiles else 0.0
+    )
+
+
+def t_width(tile: TileReading) -> float:
+    (ax, ay), (bx, by) = tile.halves[0].center, tile.halves[1].center
+    return float(np.hypot(ax - bx, ay - by))
+
+
+def _plausible(prop: outline.Proposal, d: float, p: StagedParams) -> bool:
+    lo, hi = p.half_length
+    return (
+        p.width_d[0] * d <= prop.width <= p.width_d[1] * d
+        and min(prop.ends) >= lo * prop.width
+        and max(prop.ends) <= hi * prop.width
+    )
+
+
+def _tile(read: arbitrate.Read, f: float) -> TileReading:
+    corners = read.proposal.corners() / f
+    a, b = read.halves
+    return TileReading(
+        tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
+        (
+            HalfReading((a.center[0] / f, a.center[1] / f), a.pips or 0, a.confidence),
+            HalfReading((b.center[0] / f, b.center[1] / f), b.pips or 0, b.confidence),
+        ),
+        read.confidence,
+    )

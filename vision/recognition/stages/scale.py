@@ -1,0 +1,99 @@
+"""Stage 1: how big the tiles are, and the resolution to read them at.
+
+The pip diameter is the scene's unit. It is measured as the commonest size among round dark
+blobs (``cv2.SimpleBlobDetector`` on the darkest colour channel, so coloured pips count);
+a tile shows 0 to 12 pips, so with fewer than two of one size the straight dark segments
+(dividing bars, about ``bar_length_d`` pips long) set it instead.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.recognition.stages.params import StagedParams
+
+U8 = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """``pip_px``: pip diameter in the input image's pixels; ``factor``: input pixels times
+    ``factor`` are working pixels."""
+
+    pip_px: float
+    factor: float
+
+
+def darkest_channel(image: U8) -> U8:
+    """``(H, W)`` uint8: the lowest of B, G, R per pixel (grey images pass through)."""
+    if image.ndim == 2:
+        return image
+    return np.asarray(image[:, :, :3].min(axis=2), dtype=np.uint8)
+
+
+def measure(grey: U8, p: StagedParams) -> Scale | None:
+    """The scene's scale from ``grey`` (``(H, W)`` uint8), or None when nothing in it looks
+    like a pip or a bar."""
+    h, w = grey.shape
+    enlarge = max(1.0, p.min_side_px / max(h, w))
+    pip = _pip_size(grey, p)
+    if pip is None:
+        pip = _bar_size(grey, p)
+    if pip is None or pip <= 0:
+        return None
+    factor = p.work_pip_px / pip
+    if factor > 0.85 * enlarge:
+        factor = enlarge  # pips already small enough: read at the (enlarged) size as it is
+    return Scale(pip, factor)
+
+
+def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
+    h, w = grey.shape
+    s = p.scale_view_px / max(h, w)
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC
+    return np.asarray(cv2.resize(grey, None, fx=s, fy=s, interpolation=interp)), s
+
+
+def _pip_size(grey: U8, p: StagedParams) -> float | None:
+    h, w = grey.shape
+    s = min(1.0, p.scale_view_px / max(h, w))
+    if max(h, w) < p.min_side_px:
+        s = p.min_side_px / max(h, w)
+    view = grey if s == 1.0 else np.asarray(cv2.resize(grey, None, fx=s, fy=s))
+    b = cv2.SimpleBlobDetector_Params()  # type: ignore[attr-defined]
+    b.minThreshold, b.maxThreshold, b.thresholdStep, b.minRepeatability = 10, 240, 15, 3
+    b.filterByColor, b.blobColor = True, 0
+    b.filterByArea, b.minArea, b.maxArea = True, 5, 0.01 * view.size
+    b.filterByCircularity, b.minCircularity = True, 0.7
+    b.filterByInertia, b.minInertiaRatio = True, 0.5
+    b.filterByConvexity, b.minConvexity = True, 0.85
+    detector = cv2.SimpleBlobDetector_create(b)  # type: ignore[attr-defined]
+    sizes = np.array([k.size / s for k in detector.detect(view)])
+    if len(sizes) < p.min_pips_for_scale:
+        return None
+    logs = np.log(sizes)
+    near = np.abs(logs[:, None] - logs[None, :]) < p.pip_size_tolerance
+    support = near.sum(axis=1) + logs / 100.0  # ties go to the larger size
+    best = logs[near[int(np.argmax(support))]]
+    if len(best) < p.min_pips_for_scale:
+        return None
+    return float(math.exp(float(np.median(best))))
+
+
+def _bar_size(grey: U8, p: StagedParams) -> float | None:
+    view, s = _view(grey, p)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    contrast = cv2.morphologyEx(view, cv2.MORPH_BLACKHAT, kernel)
+    otsu, _ = cv2.threshold(contrast, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = (contrast > max(otsu, 15.0)).astype(np.uint8) * 255
+    segments = cv2.HoughLinesP(ink, 1, np.pi / 180, 12, minLineLength=10, maxLineGap=2)
+    if segments is None:
+        return None
+    seg = segments.reshape(-1, 4).astype(np.float64)
+    lengths = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    return float(np.median(lengths)) / s / p.bar_length_d
