@@ -22,7 +22,8 @@ U8 = npt.NDArray[np.uint8]
 
 @dataclass(frozen=True, slots=True)
 class Ink:
-    """Working-resolution images, all ``(H, W)`` uint8: ``face`` (closed grey), ``contrast``,
+    """Working-resolution images, all ``(H, W)`` uint8: ``face`` (the darkest channel closed
+    over pips and bars), ``contrast`` (``face`` minus the darkest channel),
     ``mask`` (1 on ink), ``thin`` (255 on thin ink); ``threshold`` in grey levels; ``pip_px``
     in working pixels."""
 
@@ -39,13 +40,11 @@ def _odd(x: float) -> int:
 
 
 def find(grey: U8, pip_px: float, p: StagedParams) -> Ink:
-    """The ink of ``grey`` (working resolution, pip diameter ``pip_px``)."""
+    """The ink of ``grey`` (the darkest channel, so coloured pips are ink) at working
+    resolution with pip diameter ``pip_px``."""
     k = _odd(2 * p.close_d * pip_px)
-    face = np.asarray(
-        cv2.morphologyEx(
-            grey, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        )
-    )
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    face = np.asarray(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel))
     contrast = np.asarray(cv2.subtract(face, grey))
     threshold = max(p.ink_floor, p.ink_share * float(np.percentile(contrast, 99.7)))
     ink = (contrast > threshold).astype(np.uint8)

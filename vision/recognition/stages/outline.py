@@ -46,59 +46,87 @@ class Proposal:
 
 
 class _Profiles:
-    def __init__(self, ink: Ink) -> None:
+    def __init__(self, ink: Ink, share: float) -> None:
+        self.share = share
+        self.offset = 0.5 * ink.pip_px
         self.face = ink.face.astype(np.float32)
         self.seams = ink.contrast.astype(np.float32) * (ink.thin > 0)
 
-    def strongest_step(
-        self, start: F64, v: F64, t0: float, t1: float, own_ink: float = 0.0
-    ) -> float:
+    def strongest_step(self, start: F64, v: F64, t0: float, t1: float) -> float:
         """Distance from ``start`` along ``v`` (between ``t0`` and ``t1``) of the nearest
         step of the face image or thin-ink line that is at least half as strong as the
-        strongest: a tile's top face ends before the side a tilted view also shows. Thin ink
-        nearer than ``own_ink`` is the bar the line starts on, not a seam."""
+        strongest: a tile's top face ends before the side a tilted view also shows. A seam
+        counts where thin ink crosses the line (it is there half a pip to either side), not
+        where it runs along it (the bar a line across a tile starts on)."""
         ts = np.arange(t0 - 2, t1 + 2, 0.5, dtype=np.float32)
         if len(ts) < 3:
             return t1
         xs = (start[0] + v[0] * ts).astype(np.float32)[None]
         ys = (start[1] + v[1] * ts).astype(np.float32)[None]
         f = cv2.remap(self.face, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[0]
-        seam = cv2.remap(self.seams, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[0]
+        side = np.array([-v[1], v[0]]) * self.offset
+        seam = np.minimum(
+            *(
+                cv2.remap(
+                    self.seams,
+                    xs + np.float32(k * side[0]),
+                    ys + np.float32(k * side[1]),
+                    cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE,
+                )[0]
+                for k in (-1, 1)
+            )
+        )
         smooth = cv2.GaussianBlur(f.reshape(1, -1), (0, 0), 1.0).ravel()
-        score = 2 * np.abs(np.gradient(smooth)) + np.where(ts > own_ink, seam, 0.0)
+        score = 2 * np.abs(np.gradient(smooth)) + seam
         inside = np.where((ts >= t0) & (ts <= t1), score, -1.0)
-        strong = inside >= 0.5 * inside.max()
+        strong = inside >= self.share * inside.max()
         peaks = strong & (inside >= np.roll(inside, 1)) & (inside >= np.roll(inside, -1))
         return float(ts[int(np.argmax(peaks))]) if peaks.any() else t1
 
 
 def propose(bars: list[Bar], ink: Ink, p: StagedParams) -> list[Proposal]:
-    """One proposal per bar (none for a bar longer than ``bar_max_d`` pips)."""
+    """Proposals round each bar: one per share of ``step_shares`` (the nearest step at least
+    that share of the strongest is the edge), the same outline given once."""
     d = ink.pip_px
-    prof = _Profiles(ink)
     expected = d / p.pip_width_ratio
     out: list[Proposal] = []
-    for bar in bars:
-        c, u = np.array(bar.center), np.array(bar.direction)
-        n = np.array([-u[1], u[0]])
-        lo = max(0.4 * bar.length, p.side_search[0] * expected)
-        hi = p.side_search[1] * expected
-        own = bar.length / 2 + 0.5 * d
-        e1 = prof.strongest_step(c, u, lo, hi, own)
-        e2 = prof.strongest_step(c, -u, lo, hi, own)
-        w = e1 + e2
-        cc = c + u * (e1 - e2) / 2
-        a, b = p.end_search[0] * w, p.end_search[1] * w
-        offsets = (-0.25 * w, 0.0, 0.25 * w)
-        la = float(np.median([prof.strongest_step(cc + u * o, n, a, b) for o in offsets]))
-        lb = float(np.median([prof.strongest_step(cc + u * o, -n, a, b) for o in offsets]))
-        out.append(
-            Proposal(
-                (float(cc[0]), float(cc[1])),
-                (float(u[0]), float(u[1])),
-                (float(n[0]), float(n[1])),
-                w,
-                (la, lb),
-            )
-        )
+    for share in p.step_shares:
+        prof = _Profiles(ink, share)
+        for bar in bars:
+            prop = _around(bar, prof, expected, p)
+            if not any(_same(prop, q, 0.5 * d) for q in out):
+                out.append(prop)
     return out
+
+
+def _same(a: Proposal, b: Proposal, tol: float) -> bool:
+    return (
+        abs(a.center[0] - b.center[0]) < tol
+        and abs(a.center[1] - b.center[1]) < tol
+        and abs(a.width - b.width) < tol
+        and abs(a.ends[0] - b.ends[0]) < tol
+        and abs(a.ends[1] - b.ends[1]) < tol
+    )
+
+
+def _around(bar: Bar, prof: _Profiles, expected: float, p: StagedParams) -> Proposal:
+    c, u = np.array(bar.center), np.array(bar.direction)
+    n = np.array([-u[1], u[0]])
+    lo = max(0.4 * bar.length, p.side_search[0] * expected)
+    hi = p.side_search[1] * expected
+    e1 = prof.strongest_step(c, u, lo, hi)
+    e2 = prof.strongest_step(c, -u, lo, hi)
+    w = e1 + e2
+    cc = c + u * (e1 - e2) / 2
+    a, b = p.end_search[0] * w, p.end_search[1] * w
+    offsets = (-0.25 * w, 0.0, 0.25 * w)
+    la = float(np.median([prof.strongest_step(cc + u * o, n, a, b) for o in offsets]))
+    lb = float(np.median([prof.strongest_step(cc + u * o, -n, a, b) for o in offsets]))
+    return Proposal(
+        (float(cc[0]), float(cc[1])),
+        (float(u[0]), float(u[1])),
+        (float(n[0]), float(n[1])),
+        w,
+        (la, lb),
+    )

@@ -17,6 +17,11 @@ class StagedParams:
     work_pip_px: float = 7.0
     #: Round blobs whose log-diameters lie within this of each other form one size.
     pip_size_tolerance: float = 0.15
+    #: Smallest pip diameter believed (input pixels): a 20 px wide tile's pips are 3 px.
+    min_pip_px: float = 2.5
+    #: A side or end is the nearest step at least this share of the strongest step there;
+    #: each share proposes its own outline (a tilted view shows a tile's side beyond its top).
+    step_shares: tuple[float, ...] = (0.35,)
     #: Fewest pips of one size that set the scale; with fewer, the bars do.
     min_pips_for_scale: int = 2
     #: A bar is this many pip diameters long, when it has to set the scale.

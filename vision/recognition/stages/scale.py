@@ -74,6 +74,7 @@ def _pip_size(grey: U8, p: StagedParams) -> float | None:
     b.filterByConvexity, b.minConvexity = True, 0.85
     detector = cv2.SimpleBlobDetector_create(b)  # type: ignore[attr-defined]
     sizes = np.array([k.size / s for k in detector.detect(view)])
+    sizes = sizes[sizes >= p.min_pip_px]
     if len(sizes) < p.min_pips_for_scale:
         return None
     logs = np.log(sizes)
@@ -96,4 +97,5 @@ def _bar_size(grey: U8, p: StagedParams) -> float | None:
         return None
     seg = segments.reshape(-1, 4).astype(np.float64)
     lengths = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
-    return float(np.median(lengths)) / s / p.bar_length_d
+    pip = float(np.median(lengths)) / s / p.bar_length_d
+    return pip if pip >= p.min_pip_px else None
