@@ -132,8 +132,8 @@ def _identify(args: argparse.Namespace) -> int:
     from vision.recognition import identify
     from vision.recognition.annotate import annotate
 
-    params = _load_params(args.params)
     staged = _staged(args)
+    params = _load_params(args.params)
     region = _parse_region(args.parser, args.region)
     inputs, failures = _identify_inputs(args.images)
     several = len(inputs) > 1 or any(item.in_directory for item in inputs)
@@ -302,8 +302,8 @@ def _eval(args: argparse.Namespace) -> int:
         parser.error("give one of DIR, --synthetic N or --sweep S")
     if args.sweep is None and (args.count, args.first, args.jobs) != (None, None, None):
         parser.error("--count, --first and --jobs go with --sweep")
-    params = _load_params(args.params)
     reader = _staged(args)
+    params = _load_params(args.params)
     progress = None if args.quiet else _progress_printer()
     report: Report
     if args.synthetic is not None:

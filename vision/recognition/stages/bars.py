@@ -49,9 +49,10 @@ def find(ink: Ink, p: StagedParams) -> list[Bar]:
     if len(segs) == 0:
         return []
     lengths = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    segs = segs[np.argsort(-lengths)[: p.max_segments]]
     used = np.zeros(len(segs), dtype=bool)
     bars: list[Bar] = []
-    for i in np.argsort(-lengths).tolist():
+    for i in range(len(segs)):
         if used[i]:
             continue
         used[i] = True
@@ -83,21 +84,28 @@ def _long_blobs(ink: Ink, p: StagedParams) -> F64:
 
 
 def _merged(segs: F64, used: npt.NDArray[np.bool_], i: int, across: float, gap: float) -> Bar:
+    """Segment ``i`` grown by every unused segment collinear with it (marked used)."""
     p1, p2 = segs[i, :2], segs[i, 2:]
     u = (p2 - p1) / max(1e-9, float(np.linalg.norm(p2 - p1)))
     n = np.array([-u[1], u[0]])
+    q1, q2 = segs[:, :2] - p1, segs[:, 2:] - p1
+    v = q2 - q1
+    v_len = np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-9)
+    a, b = q1 @ u, q2 @ u
+    lo_j, hi_j = np.minimum(a, b), np.maximum(a, b)
     lo, hi = 0.0, float(np.linalg.norm(p2 - p1))
-    for j in np.flatnonzero(~used).tolist():
-        q1, q2 = segs[j, :2], segs[j, 2:]
-        v = (q2 - q1) / max(1e-9, float(np.linalg.norm(q2 - q1)))
-        if abs(float(u @ v)) < 0.97:
-            continue
-        if max(abs(float((q1 - p1) @ n)), abs(float((q2 - p1) @ n))) > across:
-            continue
-        a, b = sorted((float((q1 - p1) @ u), float((q2 - p1) @ u)))
-        if a > hi + gap or b < lo - gap:
-            continue
-        lo, hi = min(lo, a), max(hi, b)
-        used[j] = True
+    near = (
+        ~used
+        & (np.abs(v @ u) / v_len >= 0.97)
+        & (np.maximum(np.abs(q1 @ n), np.abs(q2 @ n)) <= across)
+    )
+    grew = True
+    while grew:  # a piece may reach another only once the bar has grown to it
+        joined = near & (lo_j <= hi + gap) & (hi_j >= lo - gap)
+        grew = bool(joined.any())
+        if grew:
+            lo, hi = min(lo, float(lo_j[joined].min())), max(hi, float(hi_j[joined].max()))
+            used |= joined
+            near &= ~joined
     c = p1 + u * (lo + hi) / 2
     return Bar((float(c[0]), float(c[1])), (float(u[0]), float(u[1])), hi - lo)

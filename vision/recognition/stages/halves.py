@@ -70,28 +70,29 @@ def _read_half(prop: Proposal, sign: float, ink: Ink, p: StagedParams, max_pips:
     peak = float(_grid(core, 0.5 * s, 0.5 * s, 0.27 * s).max())
     if peak < p.blank_share * t:
         return Half(0, float(np.clip(1 - peak / (p.blank_share * t), 0, 1)), where)
-    best: tuple[float, int, float, float] | None = None
-    for sp in p.grid_spacings:
-        for dx in p.grid_shifts:
-            for dy in p.grid_shifts:
-                vals = _grid(core, (0.5 + dx) * s, (0.5 + dy) * s, sp * s)
-                for mask in _masks(max_pips):
-                    on = vals[_bits(mask)]
-                    off = vals[~_bits(mask)]
-                    lo, hi = float(on.min()), float(off.max()) if off.size else 0.0
-                    if best is None or lo - hi > best[0]:
-                        best = (lo - hi, mask.bit_count(), lo, hi)
-    if best is None:
-        return Half(None, 0.0, where)
-    _, count, lo, hi = best
+    vals = np.stack(
+        [
+            _grid(core, (0.5 + dx) * s, (0.5 + dy) * s, sp * s)
+            for sp in p.grid_spacings
+            for dx in p.grid_shifts
+            for dy in p.grid_shifts
+        ]
+    )  # (placements, 9)
+    on = _on_bits(max_pips)  # (layouts, 9)
+    lows = np.where(on[None], vals[:, None, :], np.inf).min(axis=2)  # (placements, layouts)
+    highs = np.where(~on[None], vals[:, None, :], 0.0).max(axis=2)
+    k = int(np.argmax(lows - highs))
+    placement, layout = divmod(k, on.shape[0])
+    lo, hi = float(lows[placement, layout]), float(highs[placement, layout])
     if lo < p.pip_share * t or hi >= p.free_share * lo:
         return Half(None, 0.0, where)
-    return Half(count, float(np.clip((lo - hi) / t, 0, 1)), where)
+    return Half(int(on[layout].sum()), float(np.clip((lo - hi) / t, 0, 1)), where)
 
 
 @cache
-def _bits(mask: int) -> npt.NDArray[np.bool_]:
-    return np.array([bool(mask >> k & 1) for k in range(9)])
+def _on_bits(max_pips: int) -> npt.NDArray[np.bool_]:
+    """``(layouts, 9)``: the grid positions of every standard layout of 1..max_pips pips."""
+    return np.array([[bool(m >> k & 1) for k in range(9)] for m in _masks(max_pips)])
 
 
 def _grid(core: F32, cx: float, cy: float, sp: float) -> F32:

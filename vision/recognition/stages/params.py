@@ -38,6 +38,8 @@ class StagedParams:
     bar_min_d: float = 2.0
     #: Longest bar; longer straight ink is a seam or a tile's side (in ``d``).
     bar_max_d: float = 8.0
+    #: Most straight segments considered (the longest), so a textured frame costs a bounded time.
+    max_segments: int = 600
     #: Collinear pieces this close across (in ``d``) are one bar.
     bar_merge_d: float = 0.6
     #: The tile width expected from the pip size alone: ``d / pip_width_ratio``.

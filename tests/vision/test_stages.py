@@ -1,0 +1,137 @@
+"""The staged tile reader (vision.recognition.stages): each stage on small images, the whole
+on rendered tiles, on images with no tiles, and from the command line."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.cli import main
+from vision.errors import InvalidImageError
+from vision.recognition.stages import StagedParams, bars, identify, ink, scale
+from vision.recognition.synthetic import render_scene
+
+P = StagedParams()
+
+
+def _single(a: int, b: int, width: int) -> np.ndarray:
+    scene = render_scene(
+        a * 10 + b + width,
+        width=width * 5,
+        height=width * 4,
+        n_tiles=1,
+        tiles=((a, b),),
+        tile_width_px=width,
+    )
+    return scene.image
+
+
+def test_clean_rendered_tiles_are_read_and_never_misread() -> None:
+    right = wrong = 0
+    for width in (30, 40, 60):
+        for a in range(7):
+            for b in range(a, 7):
+                got = [tuple(sorted(t.pips)) for t in identify(_single(a, b, width)).tiles]
+                if got == [(a, b)]:
+                    right += 1
+                elif got:
+                    wrong += 1
+    assert wrong == 0
+    assert right >= 70  # of 84; tiles with one pip or none have no scale of their own yet
+
+
+def test_the_scale_is_the_pip_diameter() -> None:
+    width = 60
+    image = _single(4, 5, width)
+    found = scale.measure(scale.darkest_channel(image), P)
+    assert found is not None
+    drawn = 0.17 * width  # the generator's pip diameter
+    assert drawn * 0.8 <= found.pip_px <= drawn * 1.4
+    assert found.factor == pytest.approx(P.work_pip_px / found.pip_px, rel=0.01) or found.factor == 1.0
+
+
+def test_a_bar_is_found_along_a_dark_line_on_a_face() -> None:
+    image = np.full((120, 160), 40, np.uint8)
+    cv2.rectangle(image, (40, 30), (120, 90), 220, -1)
+    cv2.line(image, (80, 36), (80, 84), 30, 2)
+    seen = ink.find(image, 7.0, P)
+    found = bars.find(seen, P)
+    assert found, "no bar"
+    bar = found[0]
+    assert abs(bar.center[0] - 80) < 2 and abs(bar.center[1] - 60) < 4
+    assert abs(bar.direction[0]) < 0.1  # vertical
+    assert 40 <= bar.length <= 56
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        np.zeros((100, 100, 3), np.uint8),
+        np.full((200, 300, 3), 200, np.uint8),
+        np.random.default_rng(0).integers(0, 256, (240, 320, 3), dtype=np.uint8),
+        np.random.default_rng(1).integers(100, 140, (480, 640), dtype=np.uint8),
+    ],
+    ids=["black", "plain", "noise", "grey-noise"],
+)
+def test_no_tile_is_invented_where_there_is_none(image: np.ndarray) -> None:
+    assert identify(image).tiles == ()
+
+
+def test_a_face_down_tile_is_not_read() -> None:
+    image = np.full((200, 240, 3), 30, np.uint8)
+    box = cv2.boxPoints(((120, 100), (120, 60), 20.0)).astype(np.int32)
+    cv2.fillConvexPoly(image, box, (210, 225, 230))
+    assert identify(image).tiles == ()
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [np.zeros((4, 4, 3), np.uint8), np.zeros((50, 50), np.float32), np.zeros((5,), np.uint8)],
+    ids=["tiny", "float", "1-d"],
+)
+def test_bad_images_are_refused(bad: np.ndarray) -> None:
+    with pytest.raises(InvalidImageError):
+        identify(bad)
+
+
+def test_coordinates_are_in_the_input_pixels_and_region_filters() -> None:
+    width = 40
+    scene = render_scene(7, width=200, height=160, n_tiles=1, tiles=((3, 5),), tile_width_px=width)
+    reading = identify(scene.image)
+    assert len(reading.tiles) == 1
+    tile, truth = reading.tiles[0], scene.tiles[0]
+    for half in tile.halves:
+        nearest = min(math.dist(half.center, c) for c in truth.centers)
+        assert nearest < 0.25 * width
+    assert {h.pips for h in tile.halves} == {3, 5}
+    x, y = tile.center
+    far = [(0.0, 0.0), (20.0, 0.0), (20.0, 20.0), (0.0, 20.0)]
+    near = [(x - 5, y - 5), (x + 5, y - 5), (x + 5, y + 5), (x - 5, y + 5)]
+    assert identify(scene.image, region=far).tiles == ()
+    assert len(identify(scene.image, region=near).tiles) == 1
+
+
+def test_identify_cli_reads_with_the_staged_reader(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "tile.png"
+    cv2.imwrite(str(path), _single(2, 6, 40))
+    assert main(["vision", "identify", "--reader", "staged", "--json", str(path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [sorted(h["pips"] for h in t["halves"]) for t in doc["tiles"]] == [[2, 6]]
+
+
+def test_params_go_with_the_classic_reader_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "tile.png"
+    cv2.imwrite(str(path), _single(2, 6, 40))
+    with pytest.raises(SystemExit) as exit_:
+        main(["vision", "identify", "--reader", "staged", "--params", "p.json", str(path)])
+    assert exit_.value.code == 2
+    assert "--params goes with the classic reader" in capsys.readouterr().err
