@@ -57,9 +57,26 @@ def find(ink: Ink, p: StagedParams) -> list[Bar]:
             continue
         used[i] = True
         bar = _merged(segs, used, i, p.bar_merge_d * d, 0.5 * d)
-        if bar.length <= p.bar_max_d * d:
+        if bar.length <= p.bar_max_d * d and _face_both_sides(bar, ink, p):
             bars.append(bar)
     return bars
+
+
+def _face_both_sides(bar: Bar, ink: Ink, p: StagedParams) -> bool:
+    """A bar lies inside a face: the face image is alike a pip's width to either side of it
+    (a tile's edge or shaded side has the table on one side)."""
+    c, u = np.array(bar.center), np.array(bar.direction)
+    n = np.array([-u[1], u[0]]) * ink.pip_px
+    ts = np.linspace(-0.35, 0.35, 5)[:, None] * bar.length * u
+    h, w = ink.face.shape
+    sides = []
+    for k in (-1.0, 1.0):
+        pts = np.rint(c + ts + k * n).astype(int)
+        pts[:, 0] = np.clip(pts[:, 0], 0, w - 1)
+        pts[:, 1] = np.clip(pts[:, 1], 0, h - 1)
+        sides.append(float(np.median(ink.face[pts[:, 1], pts[:, 0]])))
+    a, b = sides
+    return abs(a - b) <= max(p.face_step_floor, p.face_step_share * max(a, b))
 
 
 def _long_blobs(ink: Ink, p: StagedParams) -> F64:

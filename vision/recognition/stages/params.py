@@ -40,6 +40,10 @@ class StagedParams:
     bar_max_d: float = 8.0
     #: Most straight segments considered (the longest), so a textured frame costs a bounded time.
     max_segments: int = 600
+    #: The face either side of a bar differs by at most this share of the brighter, or this
+    #: many grey levels (a tile's edge has the table on one side).
+    face_step_share: float = 0.12
+    face_step_floor: float = 12.0
     #: Collinear pieces this close across (in ``d``) are one bar.
     bar_merge_d: float = 0.6
     #: The tile width expected from the pip size alone: ``d / pip_width_ratio``.
