@@ -1,0 +1,1 @@
+"""Models shipped with the reader: ``halves.onnx`` (see :mod:`vision.recognition.halfnet`)."""
