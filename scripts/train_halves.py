@@ -17,9 +17,10 @@ Data (made on the fly, deterministic from the seeds below; nothing real is read)
   brightness, blur, noise.
 
 The net (``HalfNet``, 4 3x3 conv layers of 16-32-64-64 channels, the first three of stride 2,
-with batch norm and ReLU, the 4x4x64 map flattened into a linear layer; 68,424 parameters) is trained with AdamW and a
-one-cycle schedule, then exported to ONNX (opset 13, which OpenCV 5.0's dnn reads); the script
-loads the export with ``cv2.dnn`` and checks it against torch on a held-out batch.
+with batch norm and ReLU, the 4x4x64 map flattened into a linear layer; 68,424 parameters) is
+trained with AdamW and a one-cycle schedule, then exported to ONNX (opset 13, which OpenCV 5.0's
+dnn reads); the script loads the export with ``cv2.dnn`` and checks it against torch on a
+held-out batch.
 
 Everything is seeded (``--seed``): the same seed gives the same data and, on the same machine
 and thread count, the same model. Wall time on the project's 2-core machine: 669 s (data 61 s,
