@@ -1,10 +1,11 @@
-"""Stage 6: one arbitration over every tile read.
+"""Stage 6: one arbitration over every tile read, and what it leaves unexplained.
 
 A tile read explains its pips and its two halves of face. Tiles are kept best first (most
 pips explained, then the surer), and a tile is dropped where it overlaps one kept by more
 than ``clash_share`` of a half's area: a seam read as a bar proposes a tile across two
 neighbours, which loses to the two tiles it straddles only if they are read; lines whose
-every tile is read resolve so.
+every tile is read resolve so. A tile kept beside pips that no kept tile explains may have
+been read round a wrong bar (an edge or a shadow taken for one): it is reported unsure.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision.recognition.stages.halves import Half
+from vision.recognition.stages.ink import Ink
 from vision.recognition.stages.outline import Proposal
 from vision.recognition.stages.params import StagedParams
 
@@ -48,3 +50,32 @@ def keep(reads: list[Read], p: StagedParams) -> list[Read]:
         kept.append(r)
         outlines.append(poly)
     return kept
+
+
+def unexplained_pips(kept: list[Read], ink: Ink, p: StagedParams) -> list[tuple[float, float]]:
+    """Centres (working px) of the round ink blobs of about a pip's size that lie outside
+    every kept tile (by more than ``loose_margin`` of its width: outlines are measured to a
+    few pixels)."""
+    d = ink.pip_px
+    pips = ((ink.mask > 0) & (ink.thin == 0)).astype(np.uint8)
+    n, _, stats, centres = cv2.connectedComponentsWithStats(pips)
+    area = np.pi * d * d / 4
+    outlines = [
+        (r.proposal.corners().astype(np.float32), p.loose_margin * r.proposal.width) for r in kept
+    ]
+    out: list[tuple[float, float]] = []
+    for i in range(1, n):
+        w, h, a = (int(v) for v in stats[i][2:])
+        if not (0.3 * area <= a <= 2.5 * area) or max(w, h) > 2 * min(w, h) + 2:
+            continue
+        c = (float(centres[i][0]), float(centres[i][1]))
+        if all(cv2.pointPolygonTest(q, c, True) < -m for q, m in outlines):
+            out.append(c)
+    return out
+
+
+def doubted(read: Read, loose: list[tuple[float, float]]) -> bool:
+    """Whether a loose pip lies within half a tile width of ``read``'s outline."""
+    poly = read.proposal.corners().astype(np.float32)
+    reach = 0.5 * read.proposal.width
+    return any(cv2.pointPolygonTest(poly, c, True) > -reach for c in loose)

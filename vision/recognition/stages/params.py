@@ -68,5 +68,7 @@ class StagedParams:
     free_share: float = 0.5
     #: Share of a half's face that must be near the face's own level.
     face_share: float = 0.8
+    #: A pip this share of a tile's width outside it is still explained by it.
+    loose_margin: float = 0.15
     #: Two proposals clash when they overlap by more than this share of a half's area.
     clash_share: float = 0.2

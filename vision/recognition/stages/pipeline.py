@@ -11,9 +11,11 @@ import numpy.typing as npt
 from vision.errors import InvalidImageError
 from vision.recognition.stages import arbitrate, bars, halves, ink, outline, scale
 from vision.recognition.stages.params import StagedParams
-from vision.types import HalfReading, Point, SceneReading, TileReading
+from vision.types import SURE_CONFIDENCE, HalfReading, Point, SceneReading, TileReading
 
 _DEFAULT = StagedParams()
+#: The confidence of a tile read beside unexplained pips: just under sure.
+_UNSURE = SURE_CONFIDENCE * 0.98
 
 
 def identify(
@@ -49,7 +51,9 @@ def identify(
         if _plausible(prop, seen.pip_px, p)
     ]
     readable = [r for r in reads if all(hh.pips is not None for hh in r.halves)]
-    tiles = tuple(_tile(r, f) for r in arbitrate.keep(readable, p))
+    kept = arbitrate.keep(readable, p)
+    loose = arbitrate.unexplained_pips(kept, seen, p)
+    tiles = tuple(_tile(r, f, doubted=arbitrate.doubted(r, loose)) for r in kept)
     if region is not None:
         poly = np.array(region, dtype=np.float32)
         tiles = tuple(t for t in tiles if cv2.pointPolygonTest(poly, t.center, False) >= 0)
@@ -72,7 +76,7 @@ def _plausible(prop: outline.Proposal, d: float, p: StagedParams) -> bool:
     )
 
 
-def _tile(read: arbitrate.Read, f: float) -> TileReading:
+def _tile(read: arbitrate.Read, f: float, *, doubted: bool) -> TileReading:
     corners = read.proposal.corners() / f
     a, b = read.halves
     return TileReading(
@@ -81,5 +85,5 @@ def _tile(read: arbitrate.Read, f: float) -> TileReading:
             HalfReading((a.center[0] / f, a.center[1] / f), a.pips or 0, a.confidence),
             HalfReading((b.center[0] / f, b.center[1] / f), b.pips or 0, b.confidence),
         ),
-        read.confidence,
+        min(read.confidence, _UNSURE) if doubted else read.confidence,
     )
