@@ -9,12 +9,16 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import InvalidImageError
+from vision.recognition import halfnet
 from vision.recognition.stages import arbitrate, bars, halves, ink, outline, scale
 from vision.recognition.stages.params import StagedParams
 from vision.types import SURE_CONFIDENCE, HalfReading, Point, SceneReading, TileReading
 
 _DEFAULT = StagedParams()
-#: The confidence of a tile read beside unexplained pips: just under sure.
+#: The learned half reader agrees with a half read when it gives that count this probability.
+_AGREE = 0.5
+#: The confidence of a doubted tile (beside unexplained pips, or read otherwise by the learned
+#: half reader): just under sure.
 _UNSURE = SURE_CONFIDENCE * 0.98
 
 
@@ -53,7 +57,11 @@ def identify(
     readable = [r for r in reads if all(hh.pips is not None for hh in r.halves)]
     kept = arbitrate.keep(readable, p)
     loose = arbitrate.unexplained_pips(kept, seen, p)
-    tiles = tuple(_tile(r, f, doubted=arbitrate.doubted(r, loose)) for r in kept)
+    agree = _second_opinion(kept, work)
+    tiles = tuple(
+        _tile(r, f, doubted=arbitrate.doubted(r, loose) or not ok)
+        for r, ok in zip(kept, agree, strict=True)
+    )
     if region is not None:
         poly = np.array(region, dtype=np.float32)
         tiles = tuple(t for t in tiles if cv2.pointPolygonTest(poly, t.center, False) >= 0)
@@ -65,6 +73,29 @@ def identify(
 def t_width(tile: TileReading) -> float:
     (ax, ay), (bx, by) = tile.halves[0].center, tile.halves[1].center
     return float(np.hypot(ax - bx, ay - by))
+
+
+def _second_opinion(kept: list[arbitrate.Read], grey: npt.NDArray[np.uint8]) -> list[bool]:
+    """Whether the learned half reader (:mod:`vision.recognition.halfnet`) reads each tile's
+    two halves as the pip grid did, each with probability at least ``_AGREE``."""
+    if not kept:
+        return []
+    patches = []
+    for r in kept:
+        prop = r.proposal
+        c, u, n, w = (np.array(v) for v in (prop.center, prop.across, prop.axis, prop.width))
+        for sign in (1.0, -1.0):
+            side = [c - u * w / 2, c + u * w / 2]
+            far = [q + sign * n * w for q in side]
+            patches.append(halfnet.half_patch(grey, np.array([*side, far[1], far[0]])))
+    probs = halfnet.classify(np.stack(patches))
+    out = []
+    for k, r in enumerate(kept):
+        pair = probs[2 * k : 2 * k + 2]
+        out.append(
+            all(float(pr[h.pips or 0]) >= _AGREE for pr, h in zip(pair, r.halves, strict=True))
+        )
+    return out
 
 
 def _plausible(prop: outline.Proposal, d: float, p: StagedParams) -> bool:
