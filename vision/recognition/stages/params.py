@@ -33,7 +33,7 @@ class StagedParams:
     #: Lowest ink threshold (grey levels).
     ink_floor: float = 12.0
     #: Opening that separates thick ink (pips) from thin ink (bars, seams) (in ``d``).
-    thin_open_d: float = 0.65
+    thin_open_d: float = 0.85
     #: Shortest bar segment and its Hough votes (in ``d``).
     bar_min_d: float = 2.0
     #: Longest bar; longer straight ink is a seam or a tile's side (in ``d``).
