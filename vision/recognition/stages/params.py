@@ -24,6 +24,8 @@ class StagedParams:
     step_shares: tuple[float, ...] = (0.35,)
     #: Fewest pips of one size that set the scale; with fewer, the bars do.
     min_pips_for_scale: int = 2
+    #: With fewer pips than that, the sizes of this many of the largest round blobs are tried.
+    lone_pip_guesses: int = 2
     #: A bar is this many pip diameters long, when it has to set the scale.
     bar_length_d: float = 4.5
     #: Closing kernel that removes pips and bars from the face image (in ``d``).

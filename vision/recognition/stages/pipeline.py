@@ -39,9 +39,28 @@ def identify(
     frame = np.asarray(image, dtype=np.uint8)
     grey = scale.darkest_channel(frame)
     h, w = grey.shape
-    found = scale.measure(grey, p)
-    if found is None:
-        return SceneReading((), w, h)
+    tiles: tuple[TileReading, ...] = ()
+    for found in scale.candidates(grey, p):
+        tiles = _read_at(grey, found, p, max_pips)
+        if tiles:
+            break
+    if region is not None:
+        poly = np.array(region, dtype=np.float32)
+        tiles = tuple(t for t in tiles if cv2.pointPolygonTest(poly, t.center, False) >= 0)
+    return SceneReading(
+        tiles, w, h, 2 * float(np.median([t_width(t) for t in tiles])) if tiles else 0.0
+    )
+
+
+def t_width(tile: TileReading) -> float:
+    (ax, ay), (bx, by) = tile.halves[0].center, tile.halves[1].center
+    return float(np.hypot(ax - bx, ay - by))
+
+
+def _read_at(
+    grey: npt.NDArray[np.uint8], found: scale.Scale, p: StagedParams, max_pips: int
+) -> tuple[TileReading, ...]:
+    """Stages 2-6 at scale ``found``; tiles in the input's pixels."""
     f = found.factor
     interp = cv2.INTER_AREA if f < 1 else cv2.INTER_CUBIC
     work = grey
@@ -58,21 +77,10 @@ def identify(
     kept = arbitrate.keep(readable, p)
     loose = arbitrate.unexplained_pips(kept, seen, p)
     agree = _second_opinion(kept, work)
-    tiles = tuple(
+    return tuple(
         _tile(r, f, doubted=arbitrate.doubted(r, loose) or not ok)
         for r, ok in zip(kept, agree, strict=True)
     )
-    if region is not None:
-        poly = np.array(region, dtype=np.float32)
-        tiles = tuple(t for t in tiles if cv2.pointPolygonTest(poly, t.center, False) >= 0)
-    return SceneReading(
-        tiles, w, h, 2 * float(np.median([t_width(t) for t in tiles])) if tiles else 0.0
-    )
-
-
-def t_width(tile: TileReading) -> float:
-    (ax, ay), (bx, by) = tile.halves[0].center, tile.halves[1].center
-    return float(np.hypot(ax - bx, ay - by))
 
 
 def _second_opinion(kept: list[arbitrate.Read], grey: npt.NDArray[np.uint8]) -> list[bool]:

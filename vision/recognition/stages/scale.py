@@ -39,13 +39,28 @@ def darkest_channel(image: U8) -> U8:
 def measure(grey: U8, p: StagedParams) -> Scale | None:
     """The scene's scale from ``grey`` (``(H, W)`` uint8), or None when nothing in it looks
     like a pip or a bar."""
+    found = candidates(grey, p)
+    return found[0] if found else None
+
+
+def candidates(grey: U8, p: StagedParams) -> list[Scale]:
+    """Scales to read ``grey`` at, likeliest first: the commonest size of two or more pips;
+    or else each size a lone pip could have (the largest round blobs) and the size the
+    bars suggest, for a frame whose tiles show one pip or none."""
+    sizes = _pip_sizes(grey, p)
+    common = _common_size(sizes, p)
+    if common is not None:
+        return [_scale(grey, common, p)]
+    guesses = sorted({round(float(v), 1) for v in sizes}, reverse=True)[: p.lone_pip_guesses]
+    bar = _bar_size(grey, p)
+    if bar is not None:
+        guesses.append(bar)
+    return [_scale(grey, g, p) for g in guesses]
+
+
+def _scale(grey: U8, pip: float, p: StagedParams) -> Scale:
     h, w = grey.shape
     enlarge = max(1.0, p.min_side_px / max(h, w))
-    pip = _pip_size(grey, p)
-    if pip is None:
-        pip = _bar_size(grey, p)
-    if pip is None or pip <= 0:
-        return None
     factor = p.work_pip_px / pip
     if factor > 0.85 * enlarge:
         factor = enlarge  # pips already small enough: read at the (enlarged) size as it is
@@ -59,7 +74,8 @@ def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
     return np.asarray(cv2.resize(grey, None, fx=s, fy=s, interpolation=interp)), s
 
 
-def _pip_size(grey: U8, p: StagedParams) -> float | None:
+def _pip_sizes(grey: U8, p: StagedParams) -> npt.NDArray[np.float64]:
+    """Diameters (input pixels) of the round dark blobs at least ``min_pip_px`` across."""
     h, w = grey.shape
     s = min(1.0, p.scale_view_px / max(h, w))
     if max(h, w) < p.min_side_px:
@@ -74,7 +90,10 @@ def _pip_size(grey: U8, p: StagedParams) -> float | None:
     b.filterByConvexity, b.minConvexity = True, 0.85
     detector = cv2.SimpleBlobDetector_create(b)  # type: ignore[attr-defined]
     sizes = np.array([k.size / s for k in detector.detect(view)])
-    sizes = sizes[sizes >= p.min_pip_px]
+    return np.asarray(sizes[sizes >= p.min_pip_px], dtype=np.float64)
+
+
+def _common_size(sizes: npt.NDArray[np.float64], p: StagedParams) -> float | None:
     if len(sizes) < p.min_pips_for_scale:
         return None
     logs = np.log(sizes)
