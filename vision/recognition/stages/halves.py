@@ -108,7 +108,8 @@ def _grid(core: F32, cx: float, cy: float, sp: float) -> F32:
 
 
 def _face_whole(face: npt.NDArray[np.uint8], p: StagedParams) -> bool:
-    inner = face[2:-2, 2:-2].astype(np.float32)
+    m = round(p.face_margin * face.shape[0])
+    inner = face[m:-m, m:-m].astype(np.float32)
     level = float(np.median(face))
     near = np.abs(inner - level) < max(18.0, 0.25 * level)
     return float(near.mean()) >= p.face_share

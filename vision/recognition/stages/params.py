@@ -68,7 +68,9 @@ class StagedParams:
     pip_share: float = 0.6
     #: ... and a free position's ink stay under this share of the weakest pip's.
     free_share: float = 0.5
-    #: Share of a half's face that must be near the face's own level.
+    #: Share of a half's face that must be near the face's own level, leaving out this share
+    #: of its side all round (an outline measured a little wide takes in table or shadow).
+    face_margin: float = 0.1
     face_share: float = 0.8
     #: A pip this share of a tile's width outside it is still explained by it.
     loose_margin: float = 0.15
