@@ -70,14 +70,8 @@ def _read_half(prop: Proposal, sign: float, ink: Ink, p: StagedParams, max_pips:
     peak = float(_grid(core, 0.5 * s, 0.5 * s, 0.27 * s).max())
     if peak < p.blank_share * t:
         return Half(0, float(np.clip(1 - peak / (p.blank_share * t), 0, 1)), where)
-    vals = np.stack(
-        [
-            _grid(core, (0.5 + dx) * s, (0.5 + dy) * s, sp * s)
-            for sp in p.grid_spacings
-            for dx in p.grid_shifts
-            for dy in p.grid_shifts
-        ]
-    )  # (placements, 9)
+    ys, xs = _placements(s, p.grid_spacings, p.grid_shifts)
+    vals = core[ys, xs]  # (placements, 9)
     on = _on_bits(max_pips)  # (layouts, 9)
     lows = np.where(on[None], vals[:, None, :], np.inf).min(axis=2)  # (placements, layouts)
     highs = np.where(~on[None], vals[:, None, :], 0.0).max(axis=2)
@@ -93,6 +87,26 @@ def _read_half(prop: Proposal, sign: float, ink: Ink, p: StagedParams, max_pips:
 def _on_bits(max_pips: int) -> npt.NDArray[np.bool_]:
     """``(layouts, 9)``: the grid positions of every standard layout of 1..max_pips pips."""
     return np.array([[bool(m >> k & 1) for k in range(9)] for m in _masks(max_pips)])
+
+
+@cache
+def _placements(
+    s: int, spacings: tuple[float, ...], shifts: tuple[float, ...]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Rows and columns ``(placements, 9)`` of the 3x3 grid at every spacing and shift, in the
+    bit order of ``grid_masks``."""
+    cells = [(ix, iy) for ix in (-1, 0, 1) for iy in (-1, 0, 1)]
+    xs, ys = [], []
+    for sp in spacings:
+        for dx in shifts:
+            for dy in shifts:
+                xs.append([(0.5 + dx) * s + ix * sp * s for ix, _ in cells])
+                ys.append([(0.5 + dy) * s + iy * sp * s for _, iy in cells])
+    return _clipped(ys, s), _clipped(xs, s)
+
+
+def _clipped(v: list[list[float]], s: int) -> npt.NDArray[np.intp]:
+    return np.asarray(np.clip(np.rint(np.array(v)), 0, s - 1), dtype=np.intp)
 
 
 def _grid(core: F32, cx: float, cy: float, sp: float) -> F32:
