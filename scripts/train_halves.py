@@ -1,6 +1,6 @@
 """Train the half classifier of :mod:`vision.recognition.halfnet` on rendered photos only.
 
-    .venv/bin/pip install '.[train]'     # torch 2.13.0 (CPU) and onnx: training only, not at run time
+    .venv/bin/pip install '.[train]'   # torch 2.13.0 (CPU), onnx: for training only
     .venv/bin/python scripts/train_halves.py --out vision/recognition/models/halves.onnx
 
 Data (made on the fly, deterministic from the seeds below; nothing real is read):
