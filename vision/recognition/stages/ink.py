@@ -3,8 +3,10 @@
 ``face`` is the working image with pips and bars closed away (a grey-level closing as wide as
 ``close_d`` pips), so it shows the faces and the table only; ``contrast = face - grey`` is how
 much darker than its surroundings each pixel is: pips, bars, seams between touching tiles and
-a tile's shaded side. Ink is contrast above a share of the strongest; an opening as wide as
-``thin_open_d`` pips keeps the round pips and leaves the thin lines (bars, seams, sides).
+a tile's shaded side. Ink is contrast above a share of the strongest. Pips are told from the
+rest by shape, not thickness (a bar can be as thick as a pip, and a row of pips touching as thin
+as a bar): a disc is cleared round every round dark blob of about a pip's size, and the ink left
+("thin" ink: bars, seams, sides) is where bars are looked for.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.recognition.stages import scale
 from vision.recognition.stages.params import StagedParams
 
 U8 = npt.NDArray[np.uint8]
@@ -48,9 +51,10 @@ def find(grey: U8, pip_px: float, p: StagedParams) -> Ink:
     contrast = np.asarray(cv2.subtract(face, grey))
     threshold = max(p.ink_floor, p.ink_share * float(np.percentile(contrast, 99.7)))
     ink = (contrast > threshold).astype(np.uint8)
-    ko = _odd(p.thin_open_d * pip_px)
-    thick = cv2.morphologyEx(
-        ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko))
-    )
-    thin = ((ink > 0) & (thick == 0)).astype(np.uint8) * 255
+    discs = np.zeros_like(ink)
+    for x, y, size in scale.round_blobs(grey).tolist():
+        if p.pip_size_range[0] * pip_px <= size <= p.pip_size_range[1] * pip_px:
+            radius = round(0.5 * size + p.pip_margin_d * pip_px)
+            cv2.circle(discs, (round(x), round(y)), radius, 1, -1)
+    thin = ((ink > 0) & (discs == 0)).astype(np.uint8) * 255
     return Ink(face.astype(np.uint8), contrast.astype(np.uint8), ink, thin, threshold, pip_px)

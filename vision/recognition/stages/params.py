@@ -34,8 +34,10 @@ class StagedParams:
     ink_share: float = 0.33
     #: Lowest ink threshold (grey levels).
     ink_floor: float = 12.0
-    #: Opening that separates thick ink (pips) from thin ink (bars, seams) (in ``d``).
-    thin_open_d: float = 0.85
+    #: Round blobs this many pip diameters across are pips, cleared from the thin ink with a
+    #: margin of ``pip_margin_d`` pips.
+    pip_size_range: tuple[float, float] = (0.6, 1.6)
+    pip_margin_d: float = 0.15
     #: Shortest bar segment and its Hough votes (in ``d``).
     bar_min_d: float = 2.0
     #: Longest bar; longer straight ink is a seam or a tile's side (in ``d``).

@@ -80,17 +80,24 @@ def _pip_sizes(grey: U8, p: StagedParams) -> npt.NDArray[np.float64]:
     s = min(1.0, p.scale_view_px / max(h, w))
     if max(h, w) < p.min_side_px:
         s = p.min_side_px / max(h, w)
-    view = grey if s == 1.0 else np.asarray(cv2.resize(grey, None, fx=s, fy=s))
+    view = grey if s == 1.0 else np.asarray(cv2.resize(grey, None, fx=s, fy=s), dtype=np.uint8)
+    sizes = round_blobs(view)[:, 2] / s
+    return np.asarray(sizes[sizes >= p.min_pip_px], dtype=np.float64)
+
+
+def round_blobs(grey: U8) -> npt.NDArray[np.float64]:
+    """``(N, 3)``: ``x, y, diameter`` of the round dark blobs of ``grey`` (pixels)."""
     b = cv2.SimpleBlobDetector_Params()  # type: ignore[attr-defined]
     b.minThreshold, b.maxThreshold, b.thresholdStep, b.minRepeatability = 10, 240, 15, 3
     b.filterByColor, b.blobColor = True, 0
-    b.filterByArea, b.minArea, b.maxArea = True, 5, 0.01 * view.size
+    b.filterByArea, b.minArea = True, 5
     b.filterByCircularity, b.minCircularity = True, 0.7
     b.filterByInertia, b.minInertiaRatio = True, 0.5
     b.filterByConvexity, b.minConvexity = True, 0.85
+    b.maxArea = 0.01 * grey.size
     detector = cv2.SimpleBlobDetector_create(b)  # type: ignore[attr-defined]
-    sizes = np.array([k.size / s for k in detector.detect(view)])
-    return np.asarray(sizes[sizes >= p.min_pip_px], dtype=np.float64)
+    found = [(k.pt[0], k.pt[1], k.size) for k in detector.detect(grey)]
+    return np.array(found, dtype=np.float64).reshape(-1, 3)
 
 
 def _common_size(sizes: npt.NDArray[np.float64], p: StagedParams) -> float | None:
