@@ -14,7 +14,7 @@ class StagedParams:
     #: The long side of the view the scale is measured on (pixels).
     scale_view_px: int = 640
     #: Pip diameter the frame is resampled to before reading (pixels).
-    work_pip_px: float = 7.0
+    work_pip_px: float = 8.0
     #: Round blobs whose log-diameters lie within this of each other form one size.
     pip_size_tolerance: float = 0.15
     #: Smallest pip diameter believed (input pixels): a 20 px wide tile's pips are 3 px.
