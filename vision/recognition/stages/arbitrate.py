@@ -38,18 +38,41 @@ class Read:
 
 
 def keep(reads: list[Read], p: StagedParams) -> list[Read]:
-    """The non-clashing subset of ``reads``, best first."""
+    """The non-clashing subset of ``reads``: best first, then any tile kept is traded for two
+    or more that it alone blocks (a seam read as a bar proposes a tile across two neighbours;
+    the neighbours explain more)."""
     ordered = sorted(reads, key=lambda r: r.pips + 2 + r.confidence, reverse=True)
-    kept: list[Read] = []
-    outlines: list[np.ndarray] = []
-    for r in ordered:
-        poly = r.proposal.corners().astype(np.float32)
-        limit = p.clash_share * r.proposal.width**2
-        if any(cv2.intersectConvexConvex(poly, q)[0] > limit for q in outlines):
-            continue
-        kept.append(r)
-        outlines.append(poly)
-    return kept
+    polys = [r.proposal.corners().astype(np.float32) for r in ordered]
+    n = len(ordered)
+    clash = np.zeros((n, n), dtype=bool)
+    for i in range(n):
+        limit = p.clash_share * ordered[i].proposal.width ** 2
+        for j in range(i + 1, n):
+            if cv2.intersectConvexConvex(polys[i], polys[j])[0] > limit:
+                clash[i, j] = clash[j, i] = True
+    kept: list[int] = []
+    for i in range(n):
+        if not clash[i, kept].any():
+            kept.append(i)
+    for _ in range(n):  # each trade keeps more tiles, so this ends
+        traded = _trade(kept, clash)
+        if traded is None:
+            break
+        kept = traded
+    return [ordered[i] for i in sorted(kept)]
+
+
+def _trade(kept: list[int], clash: np.ndarray) -> list[int] | None:
+    """``kept`` with one tile replaced by two or more it alone blocks, or None."""
+    for k in kept:
+        others = [i for i in kept if i != k]
+        freed: list[int] = []
+        for j in np.flatnonzero(clash[k]).tolist():
+            if j not in kept and not clash[j, others].any() and not clash[j, freed].any():
+                freed.append(j)
+        if len(freed) >= 2:
+            return others + freed
+    return None
 
 
 def unexplained_pips(kept: list[Read], ink: Ink, p: StagedParams) -> list[tuple[float, float]]:
