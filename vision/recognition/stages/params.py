@@ -55,7 +55,7 @@ class StagedParams:
     #: Where a tile's side is looked for across the bar, as shares of the expected width.
     side_search: tuple[float, float] = (0.3, 0.85)
     #: Where a tile's end is looked for along its axis, as shares of its measured width.
-    end_search: tuple[float, float] = (0.6, 1.5)
+    end_search: tuple[float, float] = (0.8, 1.2)
     #: Accepted tile widths (in ``d``) and half lengths (shares of the width).
     width_d: tuple[float, float] = (3.0, 9.0)
     half_length: tuple[float, float] = (0.7, 1.4)
