@@ -85,16 +85,24 @@ class _Profiles:
         return float(ts[int(np.argmax(peaks))]) if peaks.any() else t1
 
 
-def propose(bars: list[Bar], ink: Ink, p: StagedParams) -> list[Proposal]:
+def propose(
+    bars: list[Bar], ink: Ink, p: StagedParams, width: float | None = None
+) -> list[Proposal]:
     """Proposals round each bar: one per share of ``step_shares`` (the nearest step at least
-    that share of the strongest is the edge), the same outline given once."""
+    that share of the strongest is the edge), the same outline given once. ``width``: the
+    scene's tile width where tiles were read already (all tiles of a set are alike); each
+    side is then looked for within ``side_search_known`` of it, else within ``side_search``
+    of the width the pip size suggests."""
     d = ink.pip_px
-    expected = d / p.pip_width_ratio
+    if width is None:
+        expected, sides = d / p.pip_width_ratio, p.side_search
+    else:
+        expected, sides = width, p.side_search_known
     out: list[Proposal] = []
     for share in p.step_shares:
         prof = _Profiles(ink, share)
         for bar in bars:
-            prop = _around(bar, prof, expected, p)
+            prop = _around(bar, prof, expected, sides, p)
             if not any(_same(prop, q, 0.5 * d) for q in out):
                 out.append(prop)
     return out
@@ -110,11 +118,13 @@ def _same(a: Proposal, b: Proposal, tol: float) -> bool:
     )
 
 
-def _around(bar: Bar, prof: _Profiles, expected: float, p: StagedParams) -> Proposal:
+def _around(
+    bar: Bar, prof: _Profiles, expected: float, sides: tuple[float, float], p: StagedParams
+) -> Proposal:
     c, u = np.array(bar.center), np.array(bar.direction)
     n = np.array([-u[1], u[0]])
-    lo = max(0.4 * bar.length, p.side_search[0] * expected)
-    hi = p.side_search[1] * expected
+    lo = max(min(0.4 * bar.length, sides[1] * expected), sides[0] * expected)
+    hi = sides[1] * expected
     e1 = prof.strongest_step(c, u, lo, hi)
     e2 = prof.strongest_step(c, -u, lo, hi)
     w = e1 + e2

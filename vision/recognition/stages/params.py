@@ -54,8 +54,12 @@ class StagedParams:
     pip_width_ratio: float = 0.17
     #: Where a tile's side is looked for across the bar, as shares of the expected width.
     side_search: tuple[float, float] = (0.3, 0.85)
+    #: ... and each side, as shares of the scene's width once tiles were read (second pass).
+    side_search_known: tuple[float, float] = (0.35, 0.65)
     #: Where a tile's end is looked for along its axis, as shares of its measured width.
     end_search: tuple[float, float] = (0.8, 1.2)
+    #: Tiles read before the scene's width is trusted for a second look.
+    min_tiles_for_width: int = 3
     #: Accepted tile widths (in ``d``) and half lengths (shares of the width).
     width_d: tuple[float, float] = (3.0, 9.0)
     half_length: tuple[float, float] = (0.7, 1.4)

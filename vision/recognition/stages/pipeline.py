@@ -67,20 +67,39 @@ def _read_at(
     if f != 1.0:
         work = np.asarray(cv2.resize(grey, None, fx=f, fy=f, interpolation=interp), dtype=np.uint8)
     seen = ink.find(work, found.pip_px * f, p)
-    proposals = outline.propose(bars.find(seen, p), seen, p)
-    reads = [
-        arbitrate.Read(prop, halves.read(prop, seen, p, max_pips))
-        for prop in proposals
-        if _plausible(prop, seen.pip_px, p)
-    ]
-    readable = [r for r in reads if all(hh.pips is not None for hh in r.halves)]
+    found_bars = bars.find(seen, p)
+    readable = _readable(outline.propose(found_bars, seen, p), seen, p, max_pips)
     kept = arbitrate.keep(readable, p)
+    if len(kept) >= p.min_tiles_for_width:
+        # every tile of a set is alike: look again round each bar no tile read explains, at
+        # the scene's width
+        width = float(np.median([r.proposal.width for r in kept]))
+        outlines = [r.proposal.corners().astype(np.float32) for r in kept]
+        unread = [
+            b
+            for b in found_bars
+            if all(cv2.pointPolygonTest(q, b.center, False) < 0 for q in outlines)
+        ]
+        again = outline.propose(unread, seen, p, width)
+        kept = arbitrate.keep(readable + _readable(again, seen, p, max_pips), p)
     loose = arbitrate.unexplained_pips(kept, seen, p)
     agree = _second_opinion(kept, work)
     return tuple(
         _tile(r, f, doubted=arbitrate.doubted(r, loose) or not ok)
         for r, ok in zip(kept, agree, strict=True)
     )
+
+
+def _readable(
+    proposals: list[outline.Proposal], seen: ink.Ink, p: StagedParams, max_pips: int
+) -> list[arbitrate.Read]:
+    """The plausible proposals whose two halves both read."""
+    reads = [
+        arbitrate.Read(prop, halves.read(prop, seen, p, max_pips))
+        for prop in proposals
+        if _plausible(prop, seen.pip_px, p)
+    ]
+    return [r for r in reads if all(h.pips is not None for h in r.halves)]
 
 
 def _second_opinion(kept: list[arbitrate.Read], grey: npt.NDArray[np.uint8]) -> list[bool]:
