@@ -13,7 +13,16 @@ import pytest
 
 from controller.cli import main
 from vision.errors import InvalidImageError
-from vision.recognition.stages import StagedParams, bars, identify, ink, scale
+from vision.recognition.stages import (
+    StagedParams,
+    arbitrate,
+    bars,
+    halves,
+    identify,
+    ink,
+    outline,
+    scale,
+)
 from vision.recognition.synthetic import render_scene
 
 P = StagedParams()
@@ -136,3 +145,23 @@ def test_params_go_with_the_classic_reader_only(
         main(["vision", "identify", "--reader", "staged", "--params", "p.json", str(path)])
     assert exit_.value.code == 2
     assert "--params goes with the classic reader" in capsys.readouterr().err
+
+
+def _read(cx: float, pips: tuple[int, int], confidence: float = 1.0) -> arbitrate.Read:
+    """A horizontal tile 20 px wide and 40 px long centred at (cx, 50), already read."""
+    prop = outline.Proposal((cx, 50.0), (0.0, 1.0), (1.0, 0.0), 20.0, (20.0, 20.0))
+    a = halves.Half(pips[0], confidence, (cx + 10, 50.0))
+    b = halves.Half(pips[1], confidence, (cx - 10, 50.0))
+    return arbitrate.Read(prop, (a, b))
+
+
+def test_arbitration_keeps_the_two_tiles_a_seam_read_as_a_bar_straddles() -> None:
+    left, right = _read(40.0, (1, 2)), _read(80.0, (3, 4))
+    straddle = _read(60.0, (6, 6))  # more pips and as sure: it is taken first
+    kept = arbitrate.keep([straddle, left, right], P)
+    assert sorted(r.proposal.center[0] for r in kept) == [40.0, 80.0]
+
+
+def test_arbitration_keeps_one_of_two_readings_of_one_tile() -> None:
+    kept = arbitrate.keep([_read(40.0, (1, 2), 0.6), _read(41.0, (1, 3), 0.9)], P)
+    assert [r.halves[1].pips for r in kept] == [3]
