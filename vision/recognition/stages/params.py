@@ -15,6 +15,8 @@ class StagedParams:
     scale_view_px: int = 640
     #: Pip diameter the frame is resampled to before reading (pixels).
     work_pip_px: float = 8.0
+    #: Pips seen smaller than this in that view are measured again in a view twice as wide.
+    min_view_pip_px: float = 4.5
     #: Round blobs whose log-diameters lie within this of each other form one size.
     pip_size_tolerance: float = 0.15
     #: Smallest pip diameter believed (input pixels): a 20 px wide tile's pips are 3 px.

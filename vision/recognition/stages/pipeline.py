@@ -41,9 +41,9 @@ def identify(
     h, w = grey.shape
     tiles: tuple[TileReading, ...] = ()
     for found in scale.candidates(grey, p):
-        tiles = _read_at(grey, found, p, max_pips)
-        if tiles:
-            break
+        read = _read_at(grey, found, p, max_pips)
+        if len(read) > len(tiles):
+            tiles = read
     if region is not None:
         poly = np.array(region, dtype=np.float32)
         tiles = tuple(t for t in tiles if cv2.pointPolygonTest(poly, t.center, False) >= 0)

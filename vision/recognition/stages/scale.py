@@ -44,13 +44,15 @@ def measure(grey: U8, p: StagedParams) -> Scale | None:
 
 
 def candidates(grey: U8, p: StagedParams) -> list[Scale]:
-    """Scales to read ``grey`` at, likeliest first: the commonest size of two or more pips;
-    or else each size a lone pip could have (the largest round blobs) and the size the
-    bars suggest, for a frame whose tiles show one pip or none."""
+    """Scales to read ``grey`` at, likeliest first: the common sizes of round blobs (two or
+    more of a size; the second only where it has at least half the first's support: the
+    cells of a calibration marker are round enough and alike too); or else each size a lone
+    pip could have (the largest round blobs) and the size the bars suggest, for a frame whose
+    tiles show one pip or none."""
     sizes = _pip_sizes(grey, p)
-    common = _common_size(sizes, p)
-    if common is not None:
-        return [_scale(grey, common, p)]
+    common = _common_sizes(sizes, p)
+    if common:
+        return [_scale(grey, c, p) for c in common]
     guesses = sorted({round(float(v), 1) for v in sizes}, reverse=True)[: p.lone_pip_guesses]
     bar = _bar_size(grey, p)
     if bar is not None:
@@ -75,13 +77,22 @@ def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
 
 
 def _pip_sizes(grey: U8, p: StagedParams) -> npt.NDArray[np.float64]:
-    """Diameters (input pixels) of the round dark blobs at least ``min_pip_px`` across."""
+    """Diameters (input pixels) of the round dark blobs at least ``min_pip_px`` across, seen
+    in a view ``scale_view_px`` wide, or twice that where the blobs found are too small to
+    trust there (pips of small tiles in a large frame)."""
     h, w = grey.shape
-    s = min(1.0, p.scale_view_px / max(h, w))
-    if max(h, w) < p.min_side_px:
-        s = p.min_side_px / max(h, w)
-    view = grey if s == 1.0 else np.asarray(cv2.resize(grey, None, fx=s, fy=s), dtype=np.uint8)
-    sizes = round_blobs(view)[:, 2] / s
+    side = p.scale_view_px
+    while True:
+        s = min(1.0, side / max(h, w))
+        if max(h, w) < p.min_side_px:
+            s = p.min_side_px / max(h, w)
+        view = grey if s == 1.0 else np.asarray(cv2.resize(grey, None, fx=s, fy=s), dtype=np.uint8)
+        sizes = round_blobs(view)[:, 2]
+        common = _common_sizes(sizes, p)
+        if s >= 1.0 or side >= 2 * p.scale_view_px or (common and common[0] >= p.min_view_pip_px):
+            break
+        side *= 2
+    sizes = sizes / s
     return np.asarray(sizes[sizes >= p.min_pip_px], dtype=np.float64)
 
 
@@ -100,16 +111,22 @@ def round_blobs(grey: U8) -> npt.NDArray[np.float64]:
     return np.array(found, dtype=np.float64).reshape(-1, 3)
 
 
-def _common_size(sizes: npt.NDArray[np.float64], p: StagedParams) -> float | None:
-    if len(sizes) < p.min_pips_for_scale:
-        return None
+def _common_sizes(sizes: npt.NDArray[np.float64], p: StagedParams) -> list[float]:
+    """Up to two sizes shared by ``min_pips_for_scale`` or more blobs, best supported first."""
+    out: list[float] = []
     logs = np.log(sizes)
-    near = np.abs(logs[:, None] - logs[None, :]) < p.pip_size_tolerance
-    support = near.sum(axis=1) + logs / 100.0  # ties go to the larger size
-    best = logs[near[int(np.argmax(support))]]
-    if len(best) < p.min_pips_for_scale:
-        return None
-    return float(math.exp(float(np.median(best))))
+    first = 0
+    while len(logs) >= p.min_pips_for_scale and len(out) < 2:
+        near = np.abs(logs[:, None] - logs[None, :]) < p.pip_size_tolerance
+        support = near.sum(axis=1) + logs / 100.0  # ties go to the larger size
+        members = near[int(np.argmax(support))]
+        count = int(members.sum())
+        if count < max(p.min_pips_for_scale, first / 2):
+            break
+        first = first or count
+        out.append(float(math.exp(float(np.median(logs[members])))))
+        logs = logs[~members]
+    return out
 
 
 def _bar_size(grey: U8, p: StagedParams) -> float | None:
