@@ -57,8 +57,17 @@ def find(ink: Ink, p: StagedParams) -> list[Bar]:
             continue
         used[i] = True
         bar = _merged(segs, used, i, p.bar_merge_d * d, 0.5 * d)
-        if bar.length <= p.bar_max_d * d and _face_both_sides(bar, ink, p):
-            bars.append(bar)
+        if bar.length <= p.bar_max_d * d:
+            if _face_both_sides(bar, ink, p):
+                bars.append(bar)
+            continue
+        # too long for one bar: the bars of tiles side by side line up, with the gaps between
+        # the tiles across them
+        bars.extend(
+            run
+            for run in _runs_inside_faces(bar, ink, p)
+            if p.bar_min_d * d <= run.length <= p.bar_max_d * d
+        )
     return bars
 
 
@@ -77,6 +86,37 @@ def _face_both_sides(bar: Bar, ink: Ink, p: StagedParams) -> bool:
         sides.append(float(np.median(ink.face[pts[:, 1], pts[:, 0]])))
     a, b = sides
     return abs(a - b) <= max(p.face_step_floor, p.face_step_share * max(a, b))
+
+
+def _runs_inside_faces(bar: Bar, ink: Ink, p: StagedParams) -> list[Bar]:
+    """The stretches of ``bar`` that lie inside a face: where the face image a pip's width to
+    either side is alike (see :func:`_face_both_sides`) and not table on both sides."""
+    c, u = np.array(bar.center), np.array(bar.direction)
+    n = np.array([-u[1], u[0]]) * ink.pip_px
+    ts = np.arange(-bar.length / 2, bar.length / 2 + 0.5, 1.0)
+    h, w = ink.face.shape
+    sides = []
+    for k in (-1.0, 1.0):
+        pts = np.rint(c + ts[:, None] * u + k * n).astype(int)
+        pts[:, 0] = np.clip(pts[:, 0], 0, w - 1)
+        pts[:, 1] = np.clip(pts[:, 1], 0, h - 1)
+        sides.append(ink.face[pts[:, 1], pts[:, 0]].astype(np.float64))
+    a, b = sides
+    brighter = np.maximum(a, b)
+    alike = np.abs(a - b) <= np.maximum(p.face_step_floor, p.face_step_share * brighter)
+    lit = brighter >= p.face_step_floor + (1 - p.face_step_share * 2) * np.percentile(brighter, 90)
+    inside = alike & lit
+    runs: list[Bar] = []
+    start = None
+    for k, ok in enumerate([*inside.tolist(), False]):
+        if ok and start is None:
+            start = k
+        elif not ok and start is not None:
+            t0, t1 = ts[start], ts[k - 1]
+            mid = c + u * (t0 + t1) / 2
+            runs.append(Bar((float(mid[0]), float(mid[1])), bar.direction, float(t1 - t0)))
+            start = None
+    return runs
 
 
 def _long_blobs(ink: Ink, p: StagedParams) -> F64:
