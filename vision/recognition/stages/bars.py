@@ -105,7 +105,14 @@ def _runs_inside_faces(bar: Bar, ink: Ink, p: StagedParams) -> list[Bar]:
     brighter = np.maximum(a, b)
     alike = np.abs(a - b) <= np.maximum(p.face_step_floor, p.face_step_share * brighter)
     lit = brighter >= p.face_step_floor + (1 - p.face_step_share * 2) * np.percentile(brighter, 90)
-    inside = alike & lit
+    # a seam crossing the run (thin ink half a pip to either side of it) is a gap between tiles
+    crossed = np.ones(len(ts), dtype=bool)
+    for k in (-0.5, 0.5):
+        pts = np.rint(c + ts[:, None] * u + k * n).astype(int)
+        pts[:, 0] = np.clip(pts[:, 0], 0, w - 1)
+        pts[:, 1] = np.clip(pts[:, 1], 0, h - 1)
+        crossed &= ink.thin[pts[:, 1], pts[:, 0]] > 0
+    inside = alike & lit & ~crossed
     runs: list[Bar] = []
     start = None
     for k, ok in enumerate([*inside.tolist(), False]):
