@@ -82,5 +82,8 @@ class StagedParams:
     face_share: float = 0.8
     #: A pip this share of a tile's width outside it is still explained by it.
     loose_margin: float = 0.15
+    #: The learned half reader agrees with a half read when it gives that count at least this
+    #: probability; a tile it does not agree with is reported unsure.
+    agree_p: float = 0.5
     #: Two proposals clash when they overlap by more than this share of a half's area.
     clash_share: float = 0.2

@@ -15,8 +15,6 @@ from vision.recognition.stages.params import StagedParams
 from vision.types import SURE_CONFIDENCE, HalfReading, Point, SceneReading, TileReading
 
 _DEFAULT = StagedParams()
-#: The learned half reader agrees with a half read when it gives that count this probability.
-_AGREE = 0.5
 #: The confidence of a doubted tile (beside unexplained pips, or read otherwise by the learned
 #: half reader): just under sure.
 _UNSURE = SURE_CONFIDENCE * 0.98
@@ -30,7 +28,13 @@ def identify(
     max_pips: int = 6,
 ) -> SceneReading:
     """Every tile read in ``image`` (``uint8`` ``(H, W)`` grey or ``(H, W, 3|4)`` BGR(A)), in
-    its own pixels. ``region``: only tiles whose centre lies inside this polygon."""
+    its own pixels, top to bottom then left to right. ``region``: only tiles whose centre lies
+    inside this polygon. ``max_pips``: the set's largest half (6 for double-six). Raises
+    :class:`~vision.errors.InvalidImageError` for an array that cannot be an image.
+
+    Each scale :func:`~.scale.candidates` offers is read (stages 2-6); the reading with the
+    most tiles is kept. A tile is sure only where the learned half reader agrees with both
+    halves and no pip that no tile explains lies beside it."""
     p = params or _DEFAULT
     if image.dtype != np.uint8 or image.ndim not in (2, 3) or min(image.shape[:2]) < 8:
         raise InvalidImageError(
@@ -47,12 +51,12 @@ def identify(
     if region is not None:
         poly = np.array(region, dtype=np.float32)
         tiles = tuple(t for t in tiles if cv2.pointPolygonTest(poly, t.center, False) >= 0)
-    return SceneReading(
-        tiles, w, h, 2 * float(np.median([t_width(t) for t in tiles])) if tiles else 0.0
-    )
+    tiles = tuple(sorted(tiles, key=lambda t: (round(t.center[1]), t.center[0])))
+    length = 2 * float(np.median([_half_spacing(t) for t in tiles])) if tiles else 0.0
+    return SceneReading(tiles, w, h, length)
 
 
-def t_width(tile: TileReading) -> float:
+def _half_spacing(tile: TileReading) -> float:
     (ax, ay), (bx, by) = tile.halves[0].center, tile.halves[1].center
     return float(np.hypot(ax - bx, ay - by))
 
@@ -83,7 +87,7 @@ def _read_at(
         again = outline.propose(unread, seen, p, width)
         kept = arbitrate.keep(readable + _readable(again, seen, p, max_pips), p)
     loose = arbitrate.unexplained_pips(kept, seen, p)
-    agree = _second_opinion(kept, work)
+    agree = _second_opinion(kept, work, p.agree_p)
     return tuple(
         _tile(r, f, doubted=arbitrate.doubted(r, loose) or not ok)
         for r, ok in zip(kept, agree, strict=True)
@@ -102,9 +106,11 @@ def _readable(
     return [r for r in reads if all(h.pips is not None for h in r.halves)]
 
 
-def _second_opinion(kept: list[arbitrate.Read], grey: npt.NDArray[np.uint8]) -> list[bool]:
+def _second_opinion(
+    kept: list[arbitrate.Read], grey: npt.NDArray[np.uint8], agree_p: float
+) -> list[bool]:
     """Whether the learned half reader (:mod:`vision.recognition.halfnet`) reads each tile's
-    two halves as the pip grid did, each with probability at least ``_AGREE``."""
+    two halves as the pip grid did, each with probability at least ``agree_p``."""
     if not kept:
         return []
     patches = []
@@ -120,7 +126,7 @@ def _second_opinion(kept: list[arbitrate.Read], grey: npt.NDArray[np.uint8]) -> 
     for k, r in enumerate(kept):
         pair = probs[2 * k : 2 * k + 2]
         out.append(
-            all(float(pr[h.pips or 0]) >= _AGREE for pr, h in zip(pair, r.halves, strict=True))
+            all(float(pr[h.pips or 0]) >= agree_p for pr, h in zip(pair, r.halves, strict=True))
         )
     return out
 
