@@ -62,12 +62,12 @@ def _read_half(prop: Proposal, sign: float, ink: Ink, p: StagedParams, max_pips:
     if not _face_whole(face, p):
         return Half(None, 0.0, where)
     pip = ink.pip_px * s / w
-    r = max(1, round(0.3 * pip))
+    r = max(1, round(p.pip_core * pip))
     core = np.asarray(
         cv2.blur(contrast.astype(np.float32), (2 * r + 1, 2 * r + 1)), dtype=np.float32
     )
     t = ink.threshold
-    peak = float(_grid(core, 0.5 * s, 0.5 * s, 0.27 * s).max())
+    peak = float(_grid(core, 0.5 * s, 0.5 * s, p.blank_spacing * s).max())
     if peak < p.blank_share * t:
         return Half(0, float(np.clip(1 - peak / (p.blank_share * t), 0, 1)), where)
     ys, xs = _placements(s, p.grid_spacings, p.grid_shifts)

@@ -70,7 +70,11 @@ class StagedParams:
     #: Pip grid spacings tried (shares of the half's side) and centre shifts tried.
     grid_spacings: tuple[float, ...] = (0.24, 0.27, 0.30, 0.33)
     grid_shifts: tuple[float, ...] = (-0.08, -0.04, 0.0, 0.04, 0.08)
-    #: A half is blank when no grid position's ink reaches this share of the ink threshold.
+    #: Ink at a grid position is averaged over this share of a pip's diameter either side.
+    pip_core: float = 0.3
+    #: A half is blank when no position of the grid at ``blank_spacing`` (share of the half's
+    #: side) has ink reaching ``blank_share`` of the ink threshold.
+    blank_spacing: float = 0.27
     blank_share: float = 0.45
     #: A pip position's ink must reach this share of the threshold ...
     pip_share: float = 0.6
