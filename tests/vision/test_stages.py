@@ -165,3 +165,10 @@ def test_arbitration_keeps_the_two_tiles_a_seam_read_as_a_bar_straddles() -> Non
 def test_arbitration_keeps_one_of_two_readings_of_one_tile() -> None:
     kept = arbitrate.keep([_read(40.0, (1, 2), 0.6), _read(41.0, (1, 3), 0.9)], P)
     assert [r.halves[1].pips for r in kept] == [3]
+
+
+def test_a_double_nine_set_is_read_with_max_pips_9_and_its_high_halves_are_never_sure() -> None:
+    scene = render_scene(3, width=240, height=200, n_tiles=1, tiles=((8, 2),), tile_width_px=50)
+    reading = identify(scene.image, max_pips=9)
+    assert [sorted(t.pips) for t in reading.tiles] == [[2, 8]]
+    assert not reading.tiles[0].sure  # the learned half reader knows 0-6 only

@@ -125,10 +125,14 @@ def _second_opinion(
     out = []
     for k, r in enumerate(kept):
         pair = probs[2 * k : 2 * k + 2]
-        out.append(
-            all(float(pr[h.pips or 0]) >= agree_p for pr, h in zip(pair, r.halves, strict=True))
-        )
+        out.append(all(_agrees(pr, h.pips, agree_p) for pr, h in zip(pair, r.halves, strict=True)))
     return out
+
+
+def _agrees(probs: npt.NDArray[np.float32], pips: int | None, agree_p: float) -> bool:
+    """Whether the learned reader's ``probs`` give ``pips`` at least ``agree_p``: it reads 0-6
+    pips only (a double-nine set's 7-9 are never sure)."""
+    return pips is not None and 0 <= pips < halfnet.NOT_A_HALF and float(probs[pips]) >= agree_p
 
 
 def _plausible(prop: outline.Proposal, d: float, p: StagedParams) -> bool:
