@@ -9,10 +9,11 @@ the scene's pip diameter so that one set of parameters serves tiles 20 to 300 px
    bars closed away, the face image itself, and the thin ink where bars are looked for).
 3. :mod:`.bars`: thin ink -> straight :class:`~.bars.Bar` segments (a tile's dividing bar).
 4. :mod:`.outline`: each bar -> a :class:`~.outline.Proposal` (an oriented rectangle): the
-   tile's edges are the strongest steps of the face image across and along the bar.
+   tile's edges are the nearest strong steps of the face image across and along the bar.
 5. :mod:`.halves`: each proposal's two ``w x w`` halves read on the 3x3 pip grid against the
    standard layouts, with a margin between the ink at pip and at free positions.
-6. :mod:`.arbitrate`: one arbitration keeps the non-overlapping proposals that explain most.
+6. :mod:`.arbitrate`: one arbitration keeps the non-overlapping proposals that explain most,
+   and doubts a tile beside pips no tile explains.
 
 :func:`~vision.recognition.stages.pipeline.identify` runs them and returns a
 :class:`~vision.types.SceneReading` in the input image's pixels. Thresholds live in
