@@ -42,9 +42,12 @@ def _odd(x: float) -> int:
     return max(3, round(x) | 1)
 
 
-def find(grey: U8, pip_px: float, p: StagedParams) -> Ink:
+def find(
+    grey: U8, pip_px: float, p: StagedParams, blobs: npt.NDArray[np.float64] | None = None
+) -> Ink:
     """The ink of ``grey`` (the darkest channel, so coloured pips are ink) at working
-    resolution with pip diameter ``pip_px``."""
+    resolution with pip diameter ``pip_px``. ``blobs``: :func:`~.scale.round_blobs` of this
+    very image when already found (working pixels), else they are looked for here."""
     k = _odd(2 * p.close_d * pip_px)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     face = np.asarray(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel))
@@ -52,7 +55,7 @@ def find(grey: U8, pip_px: float, p: StagedParams) -> Ink:
     threshold = max(p.ink_floor, p.ink_share * float(np.percentile(contrast, 99.7)))
     ink = (contrast > threshold).astype(np.uint8)
     discs = np.zeros_like(ink)
-    for x, y, size in scale.round_blobs(grey).tolist():
+    for x, y, size in (scale.round_blobs(grey) if blobs is None else blobs).tolist():
         if p.pip_size_range[0] * pip_px <= size <= p.pip_size_range[1] * pip_px:
             radius = round(0.5 * size + p.pip_margin_d * pip_px)
             cv2.circle(discs, (round(x), round(y)), radius, 1, -1)

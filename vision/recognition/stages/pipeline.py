@@ -70,7 +70,7 @@ def _read_at(
     work = grey
     if f != 1.0:
         work = np.asarray(cv2.resize(grey, None, fx=f, fy=f, interpolation=interp), dtype=np.uint8)
-    seen = ink.find(work, found.pip_px * f, p)
+    seen = ink.find(work, found.pip_px * f, p, None if found.blobs is None else found.blobs * f)
     found_bars = bars.find(seen, p)
     readable = _readable(outline.propose(found_bars, seen, p), seen, p, max_pips)
     kept = arbitrate.keep(readable, p)

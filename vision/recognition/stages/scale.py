@@ -9,7 +9,7 @@ a tile shows 0 to 12 pips, so with fewer than two of one size the straight dark 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -23,10 +23,13 @@ U8 = npt.NDArray[np.uint8]
 @dataclass(frozen=True, slots=True)
 class Scale:
     """``pip_px``: pip diameter in the input image's pixels; ``factor``: input pixels times
-    ``factor`` are working pixels."""
+    ``factor`` are working pixels. ``blobs``: ``(N, 3)`` ``x, y, diameter`` of the round dark
+    blobs the scale was measured on (input pixels), when they were seen at the working
+    resolution itself (so the ink stage need not look for them again), else None."""
 
     pip_px: float
     factor: float
+    blobs: npt.NDArray[np.float64] | None = field(default=None, compare=False, repr=False)
 
 
 def darkest_channel(image: U8) -> U8:
@@ -49,24 +52,27 @@ def candidates(grey: U8, p: StagedParams) -> list[Scale]:
     cells of a calibration marker are round enough and alike too); or else each size a lone
     pip could have (the largest round blobs) and the size the bars suggest, for a frame whose
     tiles show one pip or none."""
-    sizes = _pip_sizes(grey, p)
+    blobs, seen_at = _round_blobs_seen(grey, p)
+    sizes = blobs[:, 2]
     common = _common_sizes(sizes, p)
     if common:
-        return [_scale(grey, c, p) for c in common]
+        return [_scale(grey, c, p, blobs, seen_at) for c in common]
     guesses = sorted({round(float(v), 1) for v in sizes}, reverse=True)[: p.lone_pip_guesses]
     bar = _bar_size(grey, p)
     if bar is not None:
         guesses.append(bar)
-    return [_scale(grey, g, p) for g in guesses]
+    return [_scale(grey, g, p, blobs, seen_at) for g in guesses]
 
 
-def _scale(grey: U8, pip: float, p: StagedParams) -> Scale:
+def _scale(
+    grey: U8, pip: float, p: StagedParams, blobs: npt.NDArray[np.float64], seen_at: float
+) -> Scale:
     h, w = grey.shape
     enlarge = max(1.0, p.min_side_px / max(h, w))
     factor = p.work_pip_px / pip
     if factor > 0.85 * enlarge:
         factor = enlarge  # pips already small enough: read at the (enlarged) size as it is
-    return Scale(pip, factor)
+    return Scale(pip, factor, blobs if factor == seen_at else None)
 
 
 def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
@@ -76,10 +82,11 @@ def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
     return np.asarray(cv2.resize(grey, None, fx=s, fy=s, interpolation=interp)), s
 
 
-def _pip_sizes(grey: U8, p: StagedParams) -> npt.NDArray[np.float64]:
-    """Diameters (input pixels) of the round dark blobs at least ``min_pip_px`` across, seen
-    in a view ``scale_view_px`` wide, or twice that where the blobs found are too small to
-    trust there (pips of small tiles in a large frame)."""
+def _round_blobs_seen(grey: U8, p: StagedParams) -> tuple[npt.NDArray[np.float64], float]:
+    """The round dark blobs (``(N, 3)`` ``x, y, diameter``, input pixels) at least
+    ``min_pip_px`` across, seen in a view ``scale_view_px`` wide, or twice that where the
+    blobs found are too small to trust there (pips of small tiles in a large frame); and the
+    scale of that view."""
     h, w = grey.shape
     side = p.scale_view_px
     while True:
@@ -87,13 +94,13 @@ def _pip_sizes(grey: U8, p: StagedParams) -> npt.NDArray[np.float64]:
         if max(h, w) < p.min_side_px:
             s = p.min_side_px / max(h, w)
         view = grey if s == 1.0 else np.asarray(cv2.resize(grey, None, fx=s, fy=s), dtype=np.uint8)
-        sizes = round_blobs(view)[:, 2]
-        common = _common_sizes(sizes, p)
+        blobs = round_blobs(view)
+        common = _common_sizes(blobs[:, 2], p)
         if s >= 1.0 or side >= 2 * p.scale_view_px or (common and common[0] >= p.min_view_pip_px):
             break
         side *= 2
-    sizes = sizes / s
-    return np.asarray(sizes[sizes >= p.min_pip_px], dtype=np.float64)
+    blobs = blobs / s
+    return np.asarray(blobs[blobs[:, 2] >= p.min_pip_px], dtype=np.float64), s
 
 
 def round_blobs(grey: U8) -> npt.NDArray[np.float64]:
