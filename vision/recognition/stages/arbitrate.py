@@ -2,10 +2,10 @@
 
 A tile read explains its pips and its two halves of face. Tiles are kept best first (most
 pips explained, then the surer), and a tile is dropped where it overlaps one kept by more
-than ``clash_share`` of a half's area: a seam read as a bar proposes a tile across two
-neighbours, which loses to the two tiles it straddles only if they are read; lines whose
-every tile is read resolve so. A tile kept beside pips that no kept tile explains may have
-been read round a wrong bar (an edge or a shadow taken for one): it is reported unsure.
+than ``clash_share`` of a half's area. A seam read as a bar proposes a tile across two
+neighbours: a kept tile is then traded for the two or more tiles that only it blocks. A tile
+kept beside pips that no kept tile explains may have been read round a wrong bar (an edge or
+a shadow taken for one): it is reported unsure.
 """
 
 from __future__ import annotations
