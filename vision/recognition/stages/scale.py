@@ -24,8 +24,8 @@ U8 = npt.NDArray[np.uint8]
 class Scale:
     """``pip_px``: pip diameter in the input image's pixels; ``factor``: input pixels times
     ``factor`` are working pixels. ``blobs``: ``(N, 3)`` ``x, y, diameter`` of the round dark
-    blobs the scale was measured on (input pixels), when they were seen at the working
-    resolution itself (so the ink stage need not look for them again), else None."""
+    blobs the scale was measured on (input pixels), when they were seen in the very image the
+    ink stage reads (neither resampled), so it need not look for them again; else None."""
 
     pip_px: float
     factor: float
@@ -53,7 +53,7 @@ def candidates(grey: U8, p: StagedParams) -> list[Scale]:
     pip could have (the largest round blobs) and the size the bars suggest, for a frame whose
     tiles show one pip or none."""
     blobs, seen_at = _round_blobs_seen(grey, p)
-    sizes = blobs[:, 2]
+    sizes = blobs[:, 2][blobs[:, 2] >= p.min_pip_px]
     common = _common_sizes(sizes, p)
     if common:
         return [_scale(grey, c, p, blobs, seen_at) for c in common]
@@ -72,7 +72,8 @@ def _scale(
     factor = p.work_pip_px / pip
     if factor > 0.85 * enlarge:
         factor = enlarge  # pips already small enough: read at the (enlarged) size as it is
-    return Scale(pip, factor, blobs if factor == seen_at else None)
+    # the blobs are the working image's own only where neither was resampled
+    return Scale(pip, factor, blobs if factor == seen_at == 1.0 else None)
 
 
 def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
@@ -83,10 +84,9 @@ def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
 
 
 def _round_blobs_seen(grey: U8, p: StagedParams) -> tuple[npt.NDArray[np.float64], float]:
-    """The round dark blobs (``(N, 3)`` ``x, y, diameter``, input pixels) at least
-    ``min_pip_px`` across, seen in a view ``scale_view_px`` wide, or twice that where the
-    blobs found are too small to trust there (pips of small tiles in a large frame); and the
-    scale of that view."""
+    """The round dark blobs (``(N, 3)`` ``x, y, diameter``, input pixels) seen in a view
+    ``scale_view_px`` wide, or twice that where the blobs found are too small to trust there
+    (pips of small tiles in a large frame); and the scale of that view."""
     h, w = grey.shape
     side = p.scale_view_px
     while True:
@@ -99,8 +99,7 @@ def _round_blobs_seen(grey: U8, p: StagedParams) -> tuple[npt.NDArray[np.float64
         if s >= 1.0 or side >= 2 * p.scale_view_px or (common and common[0] >= p.min_view_pip_px):
             break
         side *= 2
-    blobs = blobs / s
-    return np.asarray(blobs[blobs[:, 2] >= p.min_pip_px], dtype=np.float64), s
+    return np.asarray(blobs / s, dtype=np.float64), s
 
 
 def round_blobs(grey: U8) -> npt.NDArray[np.float64]:
