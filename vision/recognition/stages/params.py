@@ -28,8 +28,10 @@ class StagedParams:
     min_pips_for_scale: int = 2
     #: With fewer pips than that, the sizes of this many of the largest round blobs are tried.
     lone_pip_guesses: int = 2
-    #: A bar is this many pip diameters long, when it has to set the scale.
+    #: A bar is this many pip diameters long, when it has to set the scale; the longest
+    #: straight segments give this many guesses.
     bar_length_d: float = 4.5
+    bar_guesses: int = 3
     #: Closing kernel that removes pips and bars from the face image (in ``d``).
     close_d: float = 1.1
     #: Ink threshold as a share of the strongest ink contrast (99.7th percentile).

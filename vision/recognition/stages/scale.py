@@ -50,7 +50,7 @@ def candidates(grey: U8, p: StagedParams) -> list[Scale]:
     """Scales to read ``grey`` at, likeliest first: the common sizes of round blobs (two or
     more of a size; the second only where it has at least half the first's support: the
     cells of a calibration marker are round enough and alike too); or else each size a lone
-    pip could have (the largest round blobs) and the size the bars suggest, for a frame whose
+    pip could have (the largest round blobs) and the sizes the bars suggest, for a frame whose
     tiles show one pip or none."""
     blobs, seen_at = _round_blobs_seen(grey, p)
     sizes = blobs[:, 2][blobs[:, 2] >= p.min_pip_px]
@@ -58,9 +58,7 @@ def candidates(grey: U8, p: StagedParams) -> list[Scale]:
     if common:
         return [_scale(grey, c, p, blobs, seen_at) for c in common]
     guesses = sorted({round(float(v), 1) for v in sizes}, reverse=True)[: p.lone_pip_guesses]
-    bar = _bar_size(grey, p)
-    if bar is not None:
-        guesses.append(bar)
+    guesses += _bar_sizes(grey, p)
     return [_scale(grey, g, p, blobs, seen_at) for g in guesses]
 
 
@@ -135,7 +133,10 @@ def _common_sizes(sizes: npt.NDArray[np.float64], p: StagedParams) -> list[float
     return out
 
 
-def _bar_size(grey: U8, p: StagedParams) -> float | None:
+def _bar_sizes(grey: U8, p: StagedParams) -> list[float]:
+    """Pip sizes the straight dark segments suggest (a bar is ``bar_length_d`` pips long):
+    from the longest segments' lengths down, up to ``bar_guesses`` of them at least 15%
+    apart, each at least ``min_pip_px``."""
     view, s = _view(grey, p)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
     contrast = cv2.morphologyEx(view, cv2.MORPH_BLACKHAT, kernel)
@@ -143,8 +144,14 @@ def _bar_size(grey: U8, p: StagedParams) -> float | None:
     ink = (contrast > max(otsu, 15.0)).astype(np.uint8) * 255
     segments = cv2.HoughLinesP(ink, 1, np.pi / 180, 12, minLineLength=10, maxLineGap=2)
     if segments is None:
-        return None
+        return []
     seg = segments.reshape(-1, 4).astype(np.float64)
-    lengths = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
-    pip = float(np.median(lengths)) / s / p.bar_length_d
-    return pip if pip >= p.min_pip_px else None
+    lengths = np.sort(np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]))[::-1]
+    out: list[float] = []
+    for length in lengths.tolist():
+        pip = length / s / p.bar_length_d
+        if pip < p.min_pip_px or len(out) >= p.bar_guesses:
+            break
+        if all(abs(pip - q) > 0.15 * q for q in out):
+            out.append(pip)
+    return out
