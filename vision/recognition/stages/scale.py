@@ -75,8 +75,10 @@ def _scale(
 
 
 def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
+    """``grey`` at most ``scale_view_px`` long, small frames only enlarged to ``min_side_px``
+    (a thin bar enlarged further grows past the line filter's width)."""
     h, w = grey.shape
-    s = p.scale_view_px / max(h, w)
+    s = min(p.scale_view_px / max(h, w), max(1.0, p.min_side_px / max(h, w)))
     interp = cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC
     return np.asarray(cv2.resize(grey, None, fx=s, fy=s, interpolation=interp)), s
 
