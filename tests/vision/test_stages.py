@@ -162,6 +162,16 @@ def test_arbitration_keeps_the_two_tiles_a_seam_read_as_a_bar_straddles() -> Non
     assert sorted(r.proposal.center[0] for r in kept) == [40.0, 80.0]
 
 
+def test_arbitration_reads_a_line_of_touching_tiles_as_a_whole() -> None:
+    # five tiles end to end; each seam between them proposes a tile across two neighbours,
+    # surer than they are: only a choice over the whole line keeps the five
+    pips = [(1, 6), (6, 2), (2, 6), (6, 3), (3, 6)]
+    line = [_read(40.0 + 40 * k, ab, 0.6) for k, ab in enumerate(pips)]
+    seams = [_read(60.0 + 40 * k, (pips[k][1], pips[k + 1][0]), 1.0) for k in range(4)]
+    kept = arbitrate.keep(seams + line, P)
+    assert sorted(r.proposal.center[0] for r in kept) == [40.0, 80.0, 120.0, 160.0, 200.0]
+
+
 def test_arbitration_keeps_one_of_two_readings_of_one_tile() -> None:
     kept = arbitrate.keep([_read(40.0, (1, 2), 0.6), _read(41.0, (1, 3), 0.9)], P)
     assert [r.halves[1].pips for r in kept] == [3]

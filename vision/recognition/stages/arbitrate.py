@@ -1,9 +1,8 @@
 """Stage 6: one arbitration over every tile read, and what it leaves unexplained.
 
-A tile read explains its pips and its two halves of face. Tiles are kept best first (most
-pips explained, then the surer), and a tile is dropped where it overlaps one kept by more
-than ``clash_share`` of a half's area. A seam read as a bar proposes a tile across two
-neighbours: a kept tile is then traded for the two or more tiles that only it blocks. A tile
+Two tiles read clash where they overlap by more than ``clash_share`` of a half's area. The
+kept set is the heaviest set without a clash: the most tiles and pips explained, then the
+surest. A tile
 kept beside pips that no kept tile explains may have been read round a wrong bar (an edge or
 a shadow taken for one): it is reported unsure.
 """
@@ -38,40 +37,89 @@ class Read:
 
 
 def keep(reads: list[Read], p: StagedParams) -> list[Read]:
-    """The non-clashing subset of ``reads``: best first, then any tile kept is traded for two
-    or more that it alone blocks (a seam read as a bar proposes a tile across two neighbours;
-    the neighbours explain more)."""
-    ordered = sorted(reads, key=lambda r: r.pips + 2 + r.confidence, reverse=True)
-    polys = [r.proposal.corners().astype(np.float32) for r in ordered]
-    n = len(ordered)
-    clash = np.zeros((n, n), dtype=bool)
+    """The non-clashing subset of ``reads`` that explains the most tiles and pips, then the
+    surest (weights in :class:`StagedParams`). Solved exactly for each
+    group of clashing reads (a seam read as a bar proposes a tile across two neighbours: a
+    line of touching tiles is a chain of such clashes, which only a choice over the whole
+    chain reads right); a group too large for ``arbitration_budget`` steps keeps the best
+    set found."""
+    n = len(reads)
+    polys = [r.proposal.corners().astype(np.float32) for r in reads]
+    boxes = [cv2.boundingRect(q) for q in polys]
+    near: list[set[int]] = [set() for _ in range(n)]
     for i in range(n):
-        limit = p.clash_share * ordered[i].proposal.width ** 2
+        limit = p.clash_share * reads[i].proposal.width ** 2
+        xi, yi, wi, hi = boxes[i]
         for j in range(i + 1, n):
+            xj, yj, wj, hj = boxes[j]
+            if xj > xi + wi or xi > xj + wj or yj > yi + hi or yi > yj + hj:
+                continue
             if cv2.intersectConvexConvex(polys[i], polys[j])[0] > limit:
-                clash[i, j] = clash[j, i] = True
-    kept: list[int] = []
-    for i in range(n):
-        if not clash[i, kept].any():
-            kept.append(i)
-    for _ in range(n):  # each trade keeps more tiles, so this ends
-        traded = _trade(kept, clash)
-        if traded is None:
-            break
-        kept = traded
-    return [ordered[i] for i in sorted(kept)]
+                near[i].add(j)
+                near[j].add(i)
+    weight = [1.0 + p.tile_conf_weight * r.confidence + p.tile_pip_weight * r.pips for r in reads]
+    kept: set[int] = set()
+    for group in _groups(near):
+        kept |= _best_set(group, near, weight, p.arbitration_budget)
+    return [reads[i] for i in sorted(kept)]
 
 
-def _trade(kept: list[int], clash: np.ndarray) -> list[int] | None:
-    """``kept`` with one tile replaced by two or more it alone blocks, or None."""
-    for k in kept:
-        others = [i for i in kept if i != k]
-        freed: list[int] = []
-        for j in np.flatnonzero(clash[k]).tolist():
-            if j not in kept and not clash[j, others].any() and not clash[j, freed].any():
-                freed.append(j)
-        if len(freed) >= 2:
-            return others + freed
+def _groups(near: list[set[int]]) -> list[frozenset[int]]:
+    """The connected groups of the clash graph."""
+    seen: set[int] = set()
+    out = []
+    for start in range(len(near)):
+        if start in seen:
+            continue
+        group, todo = {start}, [start]
+        while todo:
+            for j in near[todo.pop()] - group:
+                group.add(j)
+                todo.append(j)
+        seen |= group
+        out.append(frozenset(group))
+    return out
+
+
+def _best_set(
+    group: frozenset[int], near: list[set[int]], weight: list[float], budget: int
+) -> set[int]:
+    """The heaviest set of pairwise non-clashing members of ``group``: branch and bound,
+    taking free and dominating members without branching, stopping after ``budget`` steps
+    with the heaviest set found (first the greedy one, heaviest first)."""
+    best: set[int] = set()
+    for i in sorted(group, key=lambda k: -weight[k]):
+        if not near[i] & best:
+            best.add(i)
+    best_total = sum(weight[i] for i in best)
+    steps = 0
+
+    def search(left: frozenset[int], chosen: frozenset[int], total: float) -> None:
+        nonlocal best, best_total, steps
+        steps += 1
+        while (take := _forced(left, near, weight)) is not None:
+            chosen |= {take}
+            total += weight[take]
+            left -= near[take] | {take}
+        if total > best_total + 1e-9:
+            best, best_total = set(chosen), total
+        if not left or steps > budget or total + sum(weight[i] for i in left) <= best_total:
+            return
+        v = max(left, key=lambda k: (len(near[k] & left), weight[k]))
+        search(left - near[v] - {v}, chosen | {v}, total + weight[v])
+        search(left - {v}, chosen, total)
+
+    search(group, frozenset(), 0.0)
+    return best
+
+
+def _forced(left: frozenset[int], near: list[set[int]], weight: list[float]) -> int | None:
+    """A member some heaviest set holds without a choice: one with no clash left, or one
+    that outweighs its only clash."""
+    for i in left:
+        rivals = near[i] & left
+        if not rivals or (len(rivals) == 1 and weight[i] >= weight[next(iter(rivals))]):
+            return i
     return None
 
 

@@ -57,17 +57,18 @@ def find(ink: Ink, p: StagedParams) -> list[Bar]:
             continue
         used[i] = True
         bar = _merged(segs, used, i, p.bar_merge_d * d, 0.5 * d)
-        if bar.length <= p.bar_max_d * d:
-            if _face_both_sides(bar, ink, p):
-                bars.append(bar)
-            continue
-        # too long for one bar: the bars of tiles side by side line up, with the gaps between
-        # the tiles across them
-        bars.extend(
-            run
-            for run in _runs_inside_faces(bar, ink, p)
-            if p.bar_min_d * d <= run.length <= p.bar_max_d * d
-        )
+        whole = bar.length <= p.bar_max_d * d and _face_both_sides(bar, ink, p)
+        if whole:
+            bars.append(bar)
+        if bar.length > p.bar_split_d * d:
+            # the bars of tiles side by side line up, with the gaps between the tiles across
+            # them: the stretches between gaps are bars too
+            bars.extend(
+                run
+                for run in _runs_inside_faces(bar, ink, p)
+                if p.bar_min_d * d <= run.length <= p.bar_max_d * d
+                and not (whole and run.length > bar.length - d)
+            )
     return bars
 
 

@@ -59,5 +59,8 @@ def find(
         if p.pip_size_range[0] * pip_px <= size <= p.pip_size_range[1] * pip_px:
             radius = round(0.5 * size + p.pip_margin_d * pip_px)
             cv2.circle(discs, (round(x), round(y)), radius, 1, -1)
-    thin = ((ink > 0) & (discs == 0)).astype(np.uint8) * 255
+    # bars and seams lie on faces: thin ink on a darker table (its pattern, a board's print)
+    # is left out, so it neither hides nor fakes bars
+    lit = face >= p.thin_lit_share * float(np.percentile(face, 99))
+    thin = ((ink > 0) & (discs == 0) & lit).astype(np.uint8) * 255
     return Ink(face.astype(np.uint8), contrast.astype(np.uint8), ink, thin, threshold, pip_px)

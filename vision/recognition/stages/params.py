@@ -42,10 +42,15 @@ class StagedParams:
     #: margin of ``pip_margin_d`` pips.
     pip_size_range: tuple[float, float] = (0.6, 1.6)
     pip_margin_d: float = 0.15
+    #: Thin ink counts only where the face is at least this share of the brightest faces.
+    thin_lit_share: float = 0.6
     #: Shortest bar segment and its Hough votes (in ``d``).
     bar_min_d: float = 2.0
     #: Longest bar; longer straight ink is a seam or a tile's side (in ``d``).
     bar_max_d: float = 8.0
+    #: A straight run longer than this (in ``d``) may be the bars of two tiles side by side:
+    #: its stretches between the gaps that cross it are tried as bars too.
+    bar_split_d: float = 5.0
     #: Most straight segments considered (the longest), so a textured frame costs a bounded time.
     max_segments: int = 600
     #: The face either side of a bar differs by at most this share of the brighter, or this
@@ -93,3 +98,9 @@ class StagedParams:
     agree_p: float = 0.5
     #: Two proposals clash when they overlap by more than this share of a half's area.
     clash_share: float = 0.2
+    #: A tile kept weighs ``1 + tile_conf_weight * confidence + tile_pip_weight * pips``: the
+    #: kept set explains the most tiles and pips (a pip is firmer evidence than a margin).
+    tile_conf_weight: float = 0.5
+    tile_pip_weight: float = 0.3
+    #: Search steps the arbitration spends on one group of clashing tiles at most.
+    arbitration_budget: int = 5000
