@@ -9,7 +9,7 @@ a shadow taken for one): it is reported unsure.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -26,6 +26,8 @@ class Read:
 
     proposal: Proposal
     halves: tuple[Half, Half]
+    #: Kept, but another reading of its place that does not hold it explains nearly as much.
+    contested: bool = False
 
     @property
     def pips(self) -> int:
@@ -58,10 +60,25 @@ def keep(reads: list[Read], p: StagedParams) -> list[Read]:
                 near[i].add(j)
                 near[j].add(i)
     weight = [1.0 + p.tile_conf_weight * r.confidence + p.tile_pip_weight * r.pips for r in reads]
-    kept: set[int] = set()
+    out: list[Read] = []
     for group in _groups(near):
-        kept |= _best_set(group, near, weight, p.arbitration_budget)
-    return [reads[i] for i in sorted(kept)]
+        chosen = _best_set(group, near, weight, p.arbitration_budget)
+        total = sum(weight[i] for i in chosen)
+        for i in chosen:
+            # the best reading of the group without this tile (nor other outlines of it)
+            rivals = group - {j for j in group if _same_tile(reads[i], reads[j])}
+            other = _best_set(rivals, near, weight, p.arbitration_budget)
+            contested = sum(weight[j] for j in other) >= total - p.contest_margin
+            out.append(replace(reads[i], contested=contested) if contested else reads[i])
+    return out
+
+
+def _same_tile(a: Read, b: Read) -> bool:
+    """Whether ``a`` and ``b`` read the same pips about the same place (a quarter width)."""
+    (ax, ay), (bx, by) = a.proposal.center, b.proposal.center
+    return sorted(h.pips or 0 for h in a.halves) == sorted(h.pips or 0 for h in b.halves) and (
+        np.hypot(ax - bx, ay - by) < 0.25 * a.proposal.width
+    )
 
 
 def _groups(near: list[set[int]]) -> list[frozenset[int]]:

@@ -35,16 +35,7 @@ class Bar:
 def find(ink: Ink, p: StagedParams) -> list[Bar]:
     """The bars in ``ink.thin``, longest first."""
     d = ink.pip_px
-    found = cv2.HoughLinesP(
-        ink.thin,
-        1,
-        np.pi / 180,
-        int(1.5 * d),
-        minLineLength=int(p.bar_min_d * d),
-        maxLineGap=max(1, int(0.3 * d)),
-    )
-    pieces = [found.reshape(-1, 4).astype(np.float64)] if found is not None else []
-    pieces.append(_long_blobs(ink, p))
+    pieces = [_hough_pieces(ink.thin, d, p), _long_blobs(ink, p)]
     segs = np.concatenate(pieces)
     if len(segs) == 0:
         return []
@@ -70,6 +61,31 @@ def find(ink: Ink, p: StagedParams) -> list[Bar]:
                 and not (whole and run.length > bar.length - d)
             )
     return bars
+
+
+def _hough_pieces(thin: npt.NDArray[np.uint8], d: float, p: StagedParams) -> F64:
+    """``(N, 4)`` Hough segments (``cv2.HoughLinesP``) of each connected piece of thin ink
+    long enough to hold a bar, found piece by piece: the probabilistic transform over the
+    whole frame lets lines voted for by ink far away consume a bar's pixels."""
+    shortest = p.bar_min_d * d
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(thin, connectivity=8)
+    out: list[F64] = []
+    for i in np.flatnonzero(np.maximum(stats[:, 2], stats[:, 3]) >= shortest).tolist():
+        if i == 0:
+            continue
+        x, y, w, h = (int(v) for v in stats[i][:4])
+        piece = ((labels[y : y + h, x : x + w] == i) * 255).astype(np.uint8)
+        found = cv2.HoughLinesP(
+            piece,
+            1,
+            np.pi / 180,
+            int(1.5 * d),
+            minLineLength=int(shortest),
+            maxLineGap=max(1, int(0.3 * d)),
+        )
+        if found is not None:
+            out.append(found.reshape(-1, 4).astype(np.float64) + np.array([x, y, x, y]))
+    return np.concatenate(out) if out else np.zeros((0, 4))
 
 
 def _face_both_sides(bar: Bar, ink: Ink, p: StagedParams) -> bool:

@@ -27,14 +27,15 @@ F64 = npt.NDArray[np.float64]
 @dataclass(frozen=True, slots=True)
 class Proposal:
     """An oriented tile: ``center`` on its bar, unit ``across`` (along the bar) and ``axis``
-    (along the tile), ``width``, and ``ends`` (distance from the centre to each end, the
-    first along ``+axis``). Working pixels."""
+    (along the tile), ``width``, ``ends`` (distance from the centre to each end, the first
+    along ``+axis``) and the ``bar`` it was proposed round. Working pixels."""
 
     center: tuple[float, float]
     across: tuple[float, float]
     axis: tuple[float, float]
     width: float
     ends: tuple[float, float]
+    bar: Bar | None = None
 
     def corners(self) -> F64:
         """``(4, 2)``: the outline, going round."""
@@ -139,4 +140,5 @@ def _around(
         (float(n[0]), float(n[1])),
         w,
         (la, lb),
+        bar,
     )

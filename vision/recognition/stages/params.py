@@ -104,3 +104,7 @@ class StagedParams:
     tile_pip_weight: float = 0.3
     #: Search steps the arbitration spends on one group of clashing tiles at most.
     arbitration_budget: int = 5000
+    #: A kept tile is contested (reported unsure) when the best reading of its clash group
+    #: without it weighs at least this much less than the one kept (two tiles side by side
+    #: read across their seam explain as much as read along their bars).
+    contest_margin: float = 0.5

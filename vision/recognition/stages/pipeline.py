@@ -89,7 +89,7 @@ def _read_at(
     loose = arbitrate.unexplained_pips(kept, seen, p)
     agree = _second_opinion(kept, work, p.agree_p)
     return tuple(
-        _tile(r, f, doubted=arbitrate.doubted(r, loose) or not ok)
+        _tile(r, f, doubted=r.contested or arbitrate.doubted(r, loose) or not ok)
         for r, ok in zip(kept, agree, strict=True)
     )
 
