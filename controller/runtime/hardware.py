@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 import time
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from controller.runtime.core import TableRuntimeError
 
@@ -152,8 +153,6 @@ def parse_config(
             f"{where}: [rules] seats names {len(config.seats)} players, the rules have "
             f"{rules.seats}"
         )
-    if config.table_file is not None and not config.table_file.exists():
-        raise ConfigError(f"{where}: [camera] table_file {config.table_file} does not exist")
     return config
 
 
@@ -170,9 +169,9 @@ def open_camera(config: RunConfig) -> Any:
     try:
         return open_source(config.camera, fps=config.fps)
     except (VisionError, OSError) as exc:
+        # the source's message names the camera and what failed: say it once, with the fix
         raise TableRuntimeError(
-            f"camera {config.camera!r} cannot be opened: {exc} (is it plugged in? "
-            "set [camera] source or DOMINO_CAMERA)"
+            f"{exc} (is it plugged in? set [camera] source or DOMINO_CAMERA)"
         ) from None
 
 
@@ -193,38 +192,57 @@ def serial_factory(config: RunConfig) -> Any:
         raise TableRuntimeError(
             f"seat device {resolved} does not exist (plug it in, or set [serial] port)"
         )
+    if not os.access(resolved, os.R_OK | os.W_OK):
+        raise TableRuntimeError(
+            f"seat device {resolved}: no permission to read and write it (add the user to the "
+            "dialout group)"
+        )
     return factory
 
 
-def run_table(config: RunConfig, *, check_only: bool = False) -> int:
-    """The live table: camera -> scene watcher -> session <- seat device; until interrupted."""
-    import importlib
-
+def run_table(
+    config: RunConfig, *, check_only: bool = False, where: str = "config", err: TextIO | None = None
+) -> int:
+    """The live table: camera -> scene watcher -> session <- seat device; until interrupted.
+    Everything it needs is checked first and every problem reported at once (see
+    :mod:`controller.runtime.preflight`); ``check_only`` stops there, the broker included."""
     from controller.journal import Journal
     from controller.runtime.adapters import device_input, scene_inputs, set_recogniser
     from controller.runtime.core import SystemClock, TableRuntime
     from controller.runtime.live_hooks import start_live
+    from controller.runtime.preflight import PreflightError, check_table, default_probe
     from controller.table import CorrectVision, NewMatch, VisionUnsure
     from firmware_bridge.bridge import Bridge
     from vision.errors import VisionError
     from vision.tracking import SceneTracker, SceneWatcher, SkinOcclusion, table_region
 
-    factory = serial_factory(config)
-    geometry = _geometry(config)
-    try:
-        recognition = importlib.import_module("vision.recognition")
-    except ModuleNotFoundError:
-        raise TableRuntimeError(
-            "the recogniser (vision.recognition) is not in this build: a real table cannot run"
-        ) from None
-    source = open_camera(config)
+    err = err or sys.stderr
+    check = check_table(config, where=where, probe=default_probe if check_only else None)
     if check_only:
-        source.close()
-        print(f"config ok: camera {config.camera}, seat device {config.serial}")
+        check.close()
+        for line in check.ok:
+            print(f"ok: {line}")
+        if check.problems:
+            raise PreflightError(check.problems)
+        print("config ok: everything a run needs answers")
         return 0
+    if check.fatal:
+        check.close()
+        raise PreflightError(check.fatal)
+    factory, geometry, recognition, source = (
+        check.factory,
+        check.geometry,
+        check.recognition,
+        check.source,
+    )
     clock = SystemClock()
     start = clock.now()
-    live = start_live(broker=config.broker, http_port=None, table=config.table)
+    live = start_live(
+        broker=config.broker,
+        http_port=None,
+        table=config.table,
+        on_broker=lambda line: print(f"run: {line}", file=err, flush=True),
+    )
     runtime: TableRuntime | None = None  # made below; the reader asks it the set in play
 
     def max_pip() -> int | None:
@@ -294,12 +312,16 @@ def run_table(config: RunConfig, *, check_only: bool = False) -> int:
 
 
 def _reopen_camera(config: RunConfig, clock: Any, every_s: float = 2.0) -> Any:
-    """Try to open the camera again until it answers (Ctrl-C or SIGTERM ends the wait)."""
+    """Try to open the camera again until it answers (Ctrl-C or SIGTERM ends the wait); says
+    why once, not at every try."""
+    said = False
     while True:
         try:
             return open_camera(config)
         except TableRuntimeError as exc:
-            log.warning("%s; retrying in %.0f s", exc, every_s)
+            if not said:
+                log.warning("%s; retrying every %.0f s", exc, every_s)
+                said = True
             clock.sleep(every_s)
 
 

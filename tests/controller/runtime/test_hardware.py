@@ -81,7 +81,9 @@ def test_record_without_a_camera_fails_clearly(
         ["record", "--out", str(tmp_path / "fx"), "--camera", "/dev/video97", "--serial", str(port)]
     )
     assert code == 2
-    assert "camera '/dev/video97' cannot be opened" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "camera '/dev/video97': cannot be opened" in err
+    assert err.count("cannot be opened") == 1 and err.count("\n") == 1  # said once, one line
 
 
 def test_a_missing_config_file_is_a_usage_error(
