@@ -8,7 +8,7 @@ Config (every section optional except what the command needs)::
     [camera]
     source = "0"            # index, /dev/video0, picamera, or a video file
     fps = 12
-    table_file = "table.json"   # calibration (vision calibrate); default geometry otherwise
+    table_file = "table.json"   # calibration (vision calibrate); run needs it, record not
     [serial]
     port = "auto"           # or /dev/serial/by-id/usb-MicroPython_...
     [broker]
