@@ -80,7 +80,7 @@ def table_problems(table: str, *, option: str) -> list[str]:
     return [f"{option} {table!r}: a table id is 1-64 letters, digits, '_' or '-'"]
 
 
-def journal_problems(path: Path, table: str, *, option: str) -> list[str]:
+def journal_problems(path: Path, *, option: str) -> list[str]:
     """The journal must be a table journal we can write, or a new file in a directory we can
     write. Nothing is created here."""
     from controller.journal import SCHEMA_VERSION
@@ -181,10 +181,10 @@ def check_demo(
     problems = fixture_problems(fixture, recogniser=recogniser, preset=preset)
     if not speed > 0:
         problems.append(f"--speed {speed:g}: must be positive")
-    problems += table_problems(table, option="--table")
     if journal is not None:
-        problems += journal_problems(journal, table, option="--journal")
+        problems += journal_problems(journal, option="--journal")
     if live:
+        problems += table_problems(table, option="--table")
         if http_port is not None and not 0 <= http_port <= 65535:
             problems.append(f"--http-port {http_port}: must be 0-65535")
         # probe only once everything else is known to be usable: it takes up to a few seconds
@@ -298,7 +298,7 @@ def check_table(
             if not reached:
                 check.ok.append(f"broker {config.broker} answers")
 
-    journal = journal_problems(config.journal, config.table, option="[journal] path")
+    journal = journal_problems(config.journal, option="[journal] path")
     for line in journal:
         check.problem(line)
     if not journal:
