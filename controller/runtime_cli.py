@@ -252,10 +252,12 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from controller.runtime.hardware import load_config, run_table
+    from controller.runtime.hardware import read_config, run_table
 
-    config = load_config(args.config)
-    return run_table(config, check_only=args.check, where=str(args.config))
+    config, problems = read_config(args.config)
+    return run_table(
+        config, check_only=args.check, where=str(args.config), config_problems=problems
+    )
 
 
 def _record(args: argparse.Namespace) -> int:

@@ -223,7 +223,11 @@ class TableCheck:
 
 
 def check_table(
-    config: Any, *, where: str, probe: BrokerProbe | None = default_probe
+    config: Any,
+    *,
+    where: str,
+    probe: BrokerProbe | None = default_probe,
+    config_problems: Sequence[str] = (),
 ) -> TableCheck:
     """Everything ``run`` needs, each checked even when another failed: the config (already
     parsed), the calibration, the recogniser, the camera (opened: ``source``), the seat device,
@@ -233,10 +237,9 @@ def check_table(
     from vision.errors import VisionError
 
     check = TableCheck()
-    before = len(check.problems)
-    for line in table_problems(config.table, option=f"{where}: table"):
+    for line in [*config_problems, *table_problems(config.table, option=f"{where}: table")]:
         check.problem(line)
-    if len(check.problems) == before:
+    if not check.problems:
         check.ok.append(f"config {where} (table {config.table}, rules {config.preset})")
 
     if config.table_file is None:

@@ -119,3 +119,21 @@ path = "{tmp_path / "j.sqlite"}"
     with Journal(tmp_path / "j.sqlite", table="t1") as journal:
         state = journal.restore()
     assert result_json(state)["totals"] == [36, 0]
+
+
+def test_every_problem_of_a_config_is_reported_not_only_the_first(tmp_path: Path) -> None:
+    text = (
+        'table = "a/b"\n[lights]\non = true\n[camera]\nfps = -1\nzoom = 2\n'
+        '[rules]\npreset = "chess"\n'
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_config(_write(tmp_path, text), env={})
+    where = str(tmp_path / "table.toml")
+    problems = [p.removeprefix(f"{where}: ") for p in caught.value.problems]
+    assert problems[:4] == [
+        "unknown section(s) lights",
+        "[camera] has unknown key(s) zoom",
+        "table must be a name without '/', '+' or '#'",
+        "[camera] fps must be a positive number",
+    ]
+    assert len(problems) == 5 and problems[4].startswith("[rules] unknown rules preset 'chess'")
