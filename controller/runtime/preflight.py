@@ -139,11 +139,11 @@ def fixture_problems(
     try:
         match = fixture_match(fixture, preset)
         seats = build_rules(match.preset, match.options).seats
-    except (ValueError, AttributeError) as exc:
-        problems.append(f"--fixture: {truth}: unusable: {exc}")
+    except ControllerError as exc:  # rules that do not exist, from --rules or truth.json
+        problems.append(f"--rules: {exc}" if preset else f"--fixture: {truth}: {exc}")
         return problems
-    except ControllerError as exc:
-        problems.append(f"--rules: {exc}")
+    except (ValueError, AttributeError, TypeError) as exc:
+        problems.append(f"--fixture: {truth}: unusable: {exc}")
         return problems
     buttons = fixture / "buttons.jsonl"
     if buttons.exists():

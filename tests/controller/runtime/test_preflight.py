@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import shutil
 import sqlite3
 import time
 from pathlib import Path
@@ -58,3 +59,22 @@ def test_live_says_when_its_broker_goes_and_comes_back_not_when_all_is_well() ->
     finally:
         live.stop()
     assert lines.empty()
+
+
+def test_a_fixture_is_read_through_before_the_demo_starts(tmp_path: Path) -> None:
+    from controller.runtime.preflight import fixture_problems
+    from tests.controller.table.helpers import FIXTURE
+
+    assert fixture_problems(FIXTURE, recogniser="oracle") == []
+    assert fixture_problems(FIXTURE, preset="chess")[0].startswith(
+        "--rules: unknown rules preset 'chess'"
+    )
+    fixture = tmp_path / "fx"
+    shutil.copytree(FIXTURE, fixture)
+    with (fixture / "buttons.jsonl").open("a") as f:
+        f.write('{"t": 1}\n')
+    (fixture / "truth.json").unlink()
+    problems = fixture_problems(fixture, recogniser="oracle")
+    assert len(problems) == 2
+    assert problems[0].startswith(f"--fixture: {fixture / 'buttons.jsonl'}:")
+    assert problems[1].startswith(f"--fixture {fixture}: no truth.json")
