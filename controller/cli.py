@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -66,10 +67,23 @@ def _configure_logging(verbosity: int) -> None:
     )
 
 
+def _quiet_opencv(verbosity: int) -> None:
+    """OpenCV logs its own ``[ WARN:0@0.029] ...`` lines to stderr (a missing camera, a codec);
+    our errors already say what went wrong, in one line. ``-vv`` (or ``OPENCV_LOG_LEVEL`` set by
+    the user) lets OpenCV speak. Set before cv2 is first imported, which reads it once."""
+    if verbosity >= 2 or "OPENCV_LOG_LEVEL" in os.environ:
+        return
+    os.environ["OPENCV_LOG_LEVEL"] = "OFF"
+    cv2 = sys.modules.get("cv2")
+    if cv2 is not None:  # already imported (in-process callers, tests)
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _configure_logging(args.verbose)
+    _quiet_opencv(args.verbose)
     handler: Handler = args.handler
     try:
         return handler(args)
@@ -84,13 +98,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.debug:
                 raise
             print(
-                f"domino-table: internal error: {type(exc).__name__}: {exc} "
+                f"domino-table: internal error: {type(exc).__name__}: {one_line(exc)} "
                 "(run with --debug for details, and please report it)",
                 file=sys.stderr,
             )
             return EXIT_INTERNAL
-        print(f"domino-table: error: {exc}", file=sys.stderr)
+        problems: Sequence[object] = getattr(exc, "problems", None) or [exc]
+        for problem in problems:  # an error that found several problems says each once
+            print(f"domino-table: error: {one_line(problem)}", file=sys.stderr)
         return code
+
+
+def one_line(error: object) -> str:
+    """An error as one line: a pydantic ``ValidationError`` as ``field: reason`` of its first
+    error (not its multi-line dump), anything else with its lines joined."""
+    errors = getattr(error, "errors", None)
+    if callable(errors) and type(error).__name__ == "ValidationError":
+        first = errors()[0]
+        loc = ".".join(str(part) for part in first.get("loc", ()))
+        reason = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+        return f"{loc}: {reason}" if loc else reason
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return " ".join(lines) or type(error).__name__
 
 
 def _exit_code_of(exc: BaseException) -> int | None:

@@ -49,7 +49,7 @@ def _scoreboard(args: argparse.Namespace) -> int:
     from controller.live.app import create_app
     from controller.live.errors import LiveConfigError
     from controller.live.server import serve
-    from controller.live.settings import MqttSettings, ScoreboardSettings
+    from controller.live.settings import MqttSettings, ScoreboardSettings, short_reason
 
     try:
         base = ScoreboardSettings()
@@ -66,7 +66,7 @@ def _scoreboard(args: argparse.Namespace) -> int:
             update["http_host"] = args.http_host
         settings = ScoreboardSettings.model_validate({**base.model_dump(), **update})
     except ValidationError as exc:
-        raise LiveConfigError(f"bad scoreboard settings: {exc.errors()[0]['msg']}") from None
+        raise LiveConfigError(f"bad scoreboard settings: {short_reason(exc)}") from None
     print(
         f"scoreboard on http://{settings.http_host}:{settings.http_port}/ "
         f"(broker {settings.mqtt.url or 'embedded'}; "
@@ -91,12 +91,18 @@ def _broker(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     import time
 
+    from pydantic import ValidationError
+
     from controller.live.clock import SystemClock
+    from controller.live.errors import LiveConfigError
     from controller.live.publisher import MqttPublisher
-    from controller.live.settings import MqttSettings, TableSettings
+    from controller.live.settings import MqttSettings, TableSettings, short_reason
     from controller.live.sim import SimTable
 
-    mqtt = MqttSettings(url=args.broker)
+    try:
+        mqtt = MqttSettings(url=args.broker)
+    except ValidationError as exc:
+        raise LiveConfigError(f"bad MQTT settings: {short_reason(exc)}") from None
     tables = [
         (
             MqttPublisher(mqtt, TableSettings(table=f"table-{i + 1}"), clock=SystemClock()),

@@ -30,7 +30,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         ),
     )
     demo.add_argument("--fixture", type=Path, default=None, help="fixture directory")
-    demo.add_argument("--broker", default=None, help=f"MQTT broker URL ({_LIVE_NOTE})")
+    demo.add_argument(
+        "--broker",
+        default=None,
+        help=f"MQTT broker URL ({_LIVE_NOTE}); a broker given here must answer at the start "
+        "(else exit 2 and nothing starts); if it drops later, a line says so and the demo "
+        "goes on, reconnecting",
+    )
     demo.add_argument("--http-port", type=int, default=8080, help="scoreboard port (default 8080)")
     demo.add_argument(
         "--no-live", action="store_true", help="no MQTT and no scoreboard (terminal only)"
@@ -62,9 +68,18 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     run = sub.add_parser(
         "run",
         help="run the table on real hardware (camera, seat device, broker) from a TOML config",
+        description="Checks everything first (config, calibration, recogniser, camera, seat "
+        "device, broker URL, journal) and refuses with one line per problem (exit 2). A broker "
+        "that does not answer does not stop the table: a line on stderr says so, another when "
+        "it is back; the state is published once it is.",
     )
     run.add_argument("--config", type=Path, required=True, help="TOML config file")
-    run.add_argument("--check", action="store_true", help="validate the config and hardware only")
+    run.add_argument(
+        "--check",
+        action="store_true",
+        help="check everything a run needs, the broker answering included, list every problem "
+        "(exit 2 if any) and stop",
+    )
     run.set_defaults(handler=_run)
 
     record = sub.add_parser(
@@ -139,15 +154,32 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     from controller.runtime import MemoryPublisher, SystemClock, TableRuntime
     from controller.runtime.fixture import run_fixture
     from controller.runtime.live_hooks import LiveServices, start_live
+    from controller.runtime.preflight import check_demo
     from controller.runtime.publisher import FanoutPublisher, Publisher
     from controller.table import result_json
 
     err = err or sys.stderr
     fixture = args.fixture or DEFAULT_FIXTURE
+    check_demo(
+        fixture=fixture,
+        speed=args.speed,
+        table=args.table,
+        journal=args.journal,
+        recogniser=args.recogniser,
+        preset=args.rules,
+        live=not args.no_live,
+        broker=args.broker,
+        http_port=args.http_port,
+    )
     if args.no_live:
         live = LiveServices(None, "live state off (--no-live)")
     else:
-        live = start_live(broker=args.broker, http_port=args.http_port, table=args.table)
+        live = start_live(
+            broker=args.broker,
+            http_port=args.http_port,
+            table=args.table,
+            on_broker=lambda line: print(f"demo: {line}", file=err, flush=True),
+        )
     quiet = args.quiet
     if not quiet:
         print(f"demo: fixture {fixture}", file=err)
@@ -220,10 +252,12 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from controller.runtime.hardware import load_config, run_table
+    from controller.runtime.hardware import read_config, run_table
 
-    config = load_config(args.config)
-    return run_table(config, check_only=args.check)
+    config, problems = read_config(args.config)
+    return run_table(
+        config, check_only=args.check, where=str(args.config), config_problems=problems
+    )
 
 
 def _record(args: argparse.Namespace) -> int:

@@ -42,6 +42,7 @@ class FakeMqttClient:
     def __init__(self, client_id: str = "fake", settings: MqttSettings | None = None) -> None:
         self.client_id = client_id
         self.on_connect: Any = None
+        self.on_connect_fail: Any = None
         self.on_disconnect: Any = None
         self.on_message: Any = None
         self.will: FakeMessage | None = None
@@ -83,6 +84,14 @@ class FakeMqttClient:
         self.on_connect(
             self, None, {}, _Reason(refused, "Not authorized" if refused else "Success"), None
         )
+
+    def fail_connect(self, error: OSError) -> None:
+        """A connection attempt fails before any answer; like paho, the callback runs while the
+        error is being handled."""
+        try:
+            raise error
+        except OSError:
+            self.on_connect_fail(self, None)
 
     def drop(self) -> None:
         """The connection is lost."""

@@ -2,18 +2,21 @@
 
 :class:`MqttPublisher` wraps a paho-mqtt 2.x client (callback API 2): QoS 1, retained state,
 ``offline`` last will on the availability topic, ``online`` on connect, paho's reconnect with
-back-off, subscriptions made in ``on_connect`` (so they survive reconnects), and a bounded
-:class:`~controller.live.outbox.Outbox` while the broker is away. :class:`FakePublisher` records
-what would be published, for tests and for running without a broker.
+back-off, subscriptions made in ``on_connect`` (so they survive reconnects), a bounded
+:class:`~controller.live.outbox.Outbox` while the broker is away, and a :class:`BrokerStatus`
+handed to ``on_status`` each time the link changes (not at every retry).
+:class:`FakePublisher` records what would be published, for tests and for running without a broker.
 """
 
 from __future__ import annotations
 
 import hmac
 import logging
+import sys
 import threading
 import uuid
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.live.clock import Clock
@@ -49,6 +52,7 @@ class MqttClient(Protocol):
     """The part of ``paho.mqtt.client.Client`` used here (the fake implements the same)."""
 
     on_connect: Any
+    on_connect_fail: Any
     on_disconnect: Any
     on_message: Any
 
@@ -68,6 +72,24 @@ class MqttClient(Protocol):
 
 
 ClientFactory = Callable[[str, MqttSettings], MqttClient]
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerStatus:
+    """The table's link to the broker: ``connected``, or not and why (``detail``)."""
+
+    url: str  # without credentials
+    connected: bool
+    detail: str = ""
+
+    def describe(self) -> str:
+        """One line for a person."""
+        if self.connected:
+            return f"broker {self.url}: connected"
+        return f"broker {self.url}: no connection ({self.detail}); retrying in the background"
+
+
+StatusHandler = Callable[[BrokerStatus], None]
 
 
 class Publisher(Protocol):
@@ -187,6 +209,7 @@ class MqttPublisher:
         client_factory: ClientFactory = paho_client,
         session: str | None = None,
         on_command: CommandHandler | None = None,
+        on_status: StatusHandler | None = None,
     ) -> None:
         self._settings = mqtt_settings
         self._table = table_settings
@@ -200,12 +223,15 @@ class MqttPublisher:
         self._last_device: Message | None = None
         self.connects = 0
         self._stopping = False
+        self._on_status = on_status
+        self.status: BrokerStatus | None = None  # None until the first attempt ends
         client_id = (
             mqtt_settings.client_id or f"domino-{table_settings.table}-{uuid.uuid4().hex[:6]}"
         )
         self._client = client_factory(client_id, mqtt_settings)
         self._client.will_set(self.topics.availability, b"offline", qos=QOS, retain=True)
         self._client.on_connect = self._handle_connect
+        self._client.on_connect_fail = self._handle_connect_fail
         self._client.on_disconnect = self._handle_disconnect
         self._client.on_message = self._handle_message
 
@@ -284,8 +310,9 @@ class MqttPublisher:
         self, client: MqttClient, userdata: object, flags: object, reason: Any, props: object
     ) -> None:
         if reason.is_failure:
-            log.warning("broker refused the connection: %s", reason)
+            self._set_status(False, f"refused by the broker: {reason}")
             return
+        self._set_status(True)
         with self._lock:
             self._connected = True
             self.connects += 1
@@ -310,7 +337,30 @@ class MqttPublisher:
         if self._stopping:
             log.info("table %s disconnected from the broker", self.topics.table)
         else:
-            log.warning("table %s lost the broker (%s); reconnecting", self.topics.table, reason)
+            log.debug("table %s lost the broker (%s); reconnecting", self.topics.table, reason)
+            self._set_status(False, f"lost: {reason}")
+
+    def _handle_connect_fail(self, client: MqttClient, userdata: object) -> None:
+        # paho calls this from inside its ``except OSError``: the error is the one being handled
+        from controller.live.probe import describe_connect_error
+
+        if not self._stopping:
+            self._set_status(False, describe_connect_error(sys.exc_info()[1]))
+
+    def _set_status(self, connected: bool, detail: str = "") -> None:
+        """Record the link and tell ``on_status`` when it changed (a retry that fails like the
+        one before says nothing new)."""
+        with self._lock:
+            previous = self.status
+            if previous is not None and previous.connected == connected:
+                return
+            url = self._settings.address().url()
+            self.status = BrokerStatus(url, connected, detail)
+            status = self.status
+        if self._on_status is None:
+            log.warning("%s", status.describe())
+        else:
+            self._on_status(status)
 
     def _publish_discovery(self) -> None:
         for topic, payload in discovery_messages(

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Self
 from urllib.parse import unquote, urlsplit
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from controller.live.errors import LiveConfigError
@@ -20,6 +20,15 @@ from controller.live.errors import LiveConfigError
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _ROOT = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$")
 DEFAULT_ROOT = "domino/v1"
+
+
+def short_reason(exc: ValidationError) -> str:
+    """The first problem of a pydantic ``ValidationError`` in one line (``field: reason``), not
+    its multi-line dump with links."""
+    first = exc.errors()[0]
+    loc = ".".join(str(part) for part in first.get("loc", ()))
+    reason = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+    return f"{loc}: {reason}" if loc else reason
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,12 +12,14 @@ from collections.abc import Mapping
 from types import TracebackType
 from typing import Any, Self
 
+from pydantic import ValidationError
+
 from controller.live.broker import EmbeddedBroker
 from controller.live.clock import Clock, SystemClock
 from controller.live.errors import LiveConfigError
 from controller.live.models import DeviceView, StateBody
-from controller.live.publisher import MqttPublisher
-from controller.live.settings import MqttSettings, ScoreboardSettings, TableSettings
+from controller.live.publisher import MqttPublisher, StatusHandler
+from controller.live.settings import MqttSettings, ScoreboardSettings, TableSettings, short_reason
 
 log = logging.getLogger(__name__)
 
@@ -41,12 +43,14 @@ class LiveStation:
         http_port: int | None = None,
         http_host: str = "127.0.0.1",
         clock: Clock | None = None,
+        on_broker_status: StatusHandler | None = None,
     ) -> None:
         self.table = table
         self._broker_url = broker_url
         self._http_port = http_port
         self._http_host = http_host
         self._clock = clock or SystemClock()
+        self._on_broker_status = on_broker_status
         self._embedded: EmbeddedBroker | None = None
         self._server: Any = None
         self.publisher: MqttPublisher | None = None
@@ -54,8 +58,8 @@ class LiveStation:
             self._table_settings = TableSettings(table=table)
             if broker_url is not None:
                 MqttSettings(url=broker_url)
-        except ValueError as exc:
-            raise LiveConfigError(f"bad live settings: {exc}") from None
+        except ValidationError as exc:
+            raise LiveConfigError(f"bad live settings: {short_reason(exc)}") from None
 
     @property
     def broker_url(self) -> str | None:
@@ -72,7 +76,9 @@ class LiveStation:
             self._embedded.start()
             url = self._embedded.url
         mqtt = MqttSettings(url=url)
-        self.publisher = MqttPublisher(mqtt, self._table_settings, clock=self._clock)
+        self.publisher = MqttPublisher(
+            mqtt, self._table_settings, clock=self._clock, on_status=self._on_broker_status
+        )
         self.publisher.start()
         if self._http_port is not None:
             from controller.live.app import create_app

@@ -8,7 +8,7 @@ Config (every section optional except what the command needs)::
     [camera]
     source = "0"            # index, /dev/video0, picamera, or a video file
     fps = 12
-    table_file = "table.json"   # calibration (vision calibrate); default geometry otherwise
+    table_file = "table.json"   # calibration (vision calibrate); run needs it, record not
     [serial]
     port = "auto"           # or /dev/serial/by-id/usb-MicroPython_...
     [broker]
@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 import time
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from controller.runtime.core import TableRuntimeError
 
@@ -43,7 +44,10 @@ log = logging.getLogger(__name__)
 
 
 class ConfigError(TableRuntimeError, ValueError):
-    """The config file is missing, not TOML, or holds a wrong value."""
+    """The config file is missing, not TOML, or holds wrong values (``problems``: one line each;
+    the CLI prints each on its own line)."""
+
+    problems: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +75,18 @@ _SECTIONS: dict[str, set[str]] = {
 
 
 def load_config(path: Path, env: Mapping[str, str] | None = None) -> RunConfig:
-    """Read and check a config file; ``env`` (default ``os.environ``) overrides it."""
+    """Read and check a config file; ``env`` (default ``os.environ``) overrides it. Every wrong
+    value is reported, not only the first."""
+    config, problems = read_config(path, env)
+    if problems:
+        raise _config_error(problems)
+    return config
+
+
+def read_config(path: Path, env: Mapping[str, str] | None = None) -> tuple[RunConfig, list[str]]:
+    """The config with defaults where values are wrong, and the problems found (so a check can
+    go on to the hardware). A file that cannot be read or is not TOML raises
+    :class:`ConfigError`."""
     env = os.environ if env is None else env
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -79,45 +94,73 @@ def load_config(path: Path, env: Mapping[str, str] | None = None) -> RunConfig:
         raise ConfigError(f"{path}: cannot read the config: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    return parse_config(data, env, where=str(path), base=path.parent)
+    return check_config(data, env, where=str(path), base=path.parent)
 
 
 def parse_config(
     data: Mapping[str, Any], env: Mapping[str, str], *, where: str = "config", base: Path = Path()
 ) -> RunConfig:
+    config, problems = check_config(data, env, where=where, base=base)
+    if problems:
+        raise _config_error(problems)
+    return config
+
+
+def _config_error(problems: list[str]) -> ConfigError:
+    error = ConfigError("; ".join(problems))
+    error.problems = tuple(problems)
+    return error
+
+
+def check_config(
+    data: Mapping[str, Any], env: Mapping[str, str], *, where: str = "config", base: Path = Path()
+) -> tuple[RunConfig, list[str]]:
+    """Every problem of a parsed config, one line each, and the config made of what is usable
+    (defaults in place of wrong values)."""
+    problems: list[str] = []
+
+    def bad(message: str) -> None:
+        problems.append(f"{where}: {message}")
+
     unknown = set(data) - set(_SECTIONS) - {"table"}
     if unknown:
-        raise ConfigError(f"{where}: unknown section(s) {', '.join(sorted(unknown))}")
+        bad(f"unknown section(s) {', '.join(sorted(unknown))}")
     sections: dict[str, Mapping[str, Any]] = {}
     for name, keys in _SECTIONS.items():
         section = data.get(name, {})
         if not isinstance(section, Mapping):
-            raise ConfigError(f"{where}: [{name}] must be a table")
+            bad(f"[{name}] must be a table")
+            section = {}
         extra = set(section) - keys
         if extra:
-            raise ConfigError(f"{where}: [{name}] has unknown key(s) {', '.join(sorted(extra))}")
+            bad(f"[{name}] has unknown key(s) {', '.join(sorted(extra))}")
         sections[name] = section
 
     def text(section: str, key: str, default: str | None) -> str | None:
         value = sections[section].get(key, default)
         if value is not None and not isinstance(value, str | int):
-            raise ConfigError(f"{where}: [{section}] {key} must be a string")
+            bad(f"[{section}] {key} must be a string")
+            return default
         return None if value is None else str(value)
 
     table = data.get("table", "table-1")
     if not isinstance(table, str) or not table or "/" in table or "+" in table or "#" in table:
-        raise ConfigError(f"{where}: table must be a name without '/', '+' or '#'")
+        bad("table must be a name without '/', '+' or '#'")
+        table = "table-1"
     fps = sections["camera"].get("fps")
     if fps is not None and (not isinstance(fps, int | float) or fps <= 0):
-        raise ConfigError(f"{where}: [camera] fps must be a positive number")
+        bad("[camera] fps must be a positive number")
+        fps = None
     options = sections["rules"].get("options", {})
     if not isinstance(options, Mapping):
-        raise ConfigError(f"{where}: [rules] options must be a table")
+        bad("[rules] options must be a table")
+        options = {}
     seats = sections["rules"].get("seats")
     if seats is not None and (
         not isinstance(seats, list) or not all(isinstance(s, str) for s in seats)
     ):
-        raise ConfigError(f"{where}: [rules] seats must be a list of names")
+        bad("[rules] seats must be a list of names")
+        seats = None
     table_file = text("camera", "table_file", None)
     config = RunConfig(
         table=table,
@@ -146,15 +189,11 @@ def parse_config(
     try:
         rules = build_rules(config.preset, config.options)
     except ControllerError as exc:
-        raise ConfigError(f"{where}: [rules] {exc}") from None
-    if config.seats is not None and len(config.seats) != rules.seats:
-        raise ConfigError(
-            f"{where}: [rules] seats names {len(config.seats)} players, the rules have "
-            f"{rules.seats}"
-        )
-    if config.table_file is not None and not config.table_file.exists():
-        raise ConfigError(f"{where}: [camera] table_file {config.table_file} does not exist")
-    return config
+        bad(f"[rules] {exc}")
+    else:
+        if config.seats is not None and len(config.seats) != rules.seats:
+            bad(f"[rules] seats names {len(config.seats)} players, the rules have {rules.seats}")
+    return config, problems
 
 
 def _geometry(config: RunConfig) -> Any:
@@ -170,9 +209,9 @@ def open_camera(config: RunConfig) -> Any:
     try:
         return open_source(config.camera, fps=config.fps)
     except (VisionError, OSError) as exc:
+        # the source's message names the camera and what failed: say it once, with the fix
         raise TableRuntimeError(
-            f"camera {config.camera!r} cannot be opened: {exc} (is it plugged in? "
-            "set [camera] source or DOMINO_CAMERA)"
+            f"{exc} (is it plugged in? set [camera] source or DOMINO_CAMERA)"
         ) from None
 
 
@@ -193,38 +232,67 @@ def serial_factory(config: RunConfig) -> Any:
         raise TableRuntimeError(
             f"seat device {resolved} does not exist (plug it in, or set [serial] port)"
         )
+    if not os.access(resolved, os.R_OK | os.W_OK):
+        raise TableRuntimeError(
+            f"seat device {resolved}: no permission to read and write it (add the user to the "
+            "dialout group)"
+        )
     return factory
 
 
-def run_table(config: RunConfig, *, check_only: bool = False) -> int:
-    """The live table: camera -> scene watcher -> session <- seat device; until interrupted."""
-    import importlib
-
+def run_table(
+    config: RunConfig,
+    *,
+    check_only: bool = False,
+    where: str = "config",
+    config_problems: Sequence[str] = (),
+    err: TextIO | None = None,
+) -> int:
+    """The live table: camera -> scene watcher -> session <- seat device; until interrupted.
+    Everything it needs is checked first and every problem reported at once (see
+    :mod:`controller.runtime.preflight`); ``check_only`` stops there, the broker included."""
     from controller.journal import Journal
     from controller.runtime.adapters import device_input, scene_inputs, set_recogniser
     from controller.runtime.core import SystemClock, TableRuntime
     from controller.runtime.live_hooks import start_live
+    from controller.runtime.preflight import PreflightError, check_table, default_probe
     from controller.table import CorrectVision, NewMatch, VisionUnsure
     from firmware_bridge.bridge import Bridge
     from vision.errors import VisionError
     from vision.tracking import SceneTracker, SceneWatcher, SkinOcclusion, table_region
 
-    factory = serial_factory(config)
-    geometry = _geometry(config)
-    try:
-        recognition = importlib.import_module("vision.recognition")
-    except ModuleNotFoundError:
-        raise TableRuntimeError(
-            "the recogniser (vision.recognition) is not in this build: a real table cannot run"
-        ) from None
-    source = open_camera(config)
+    err = err or sys.stderr
+    check = check_table(
+        config,
+        where=where,
+        probe=default_probe if check_only else None,
+        config_problems=config_problems,
+    )
     if check_only:
-        source.close()
-        print(f"config ok: camera {config.camera}, seat device {config.serial}")
+        check.close()
+        for line in check.ok:
+            print(f"ok: {line}")
+        if check.problems:
+            raise PreflightError(check.problems)
+        print("config ok: everything a run needs answers")
         return 0
+    if check.fatal:
+        check.close()
+        raise PreflightError(check.fatal)
+    factory, geometry, recognition, source = (
+        check.factory,
+        check.geometry,
+        check.recognition,
+        check.source,
+    )
     clock = SystemClock()
     start = clock.now()
-    live = start_live(broker=config.broker, http_port=None, table=config.table)
+    live = start_live(
+        broker=config.broker,
+        http_port=None,
+        table=config.table,
+        on_broker=lambda line: print(f"run: {line}", file=err, flush=True),
+    )
     runtime: TableRuntime | None = None  # made below; the reader asks it the set in play
 
     def max_pip() -> int | None:
@@ -294,12 +362,16 @@ def run_table(config: RunConfig, *, check_only: bool = False) -> int:
 
 
 def _reopen_camera(config: RunConfig, clock: Any, every_s: float = 2.0) -> Any:
-    """Try to open the camera again until it answers (Ctrl-C or SIGTERM ends the wait)."""
+    """Try to open the camera again until it answers (Ctrl-C or SIGTERM ends the wait); says
+    why once, not at every try."""
+    said = False
     while True:
         try:
             return open_camera(config)
         except TableRuntimeError as exc:
-            log.warning("%s; retrying in %.0f s", exc, every_s)
+            if not said:
+                log.warning("%s; retrying every %.0f s", exc, every_s)
+                said = True
             clock.sleep(every_s)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,10 +43,17 @@ def _port_free(port: int, host: str = "127.0.0.1") -> bool:
 
 
 def start_live(
-    *, broker: str | None, http_port: int | None, table: str, http_host: str = "127.0.0.1"
+    *,
+    broker: str | None,
+    http_port: int | None,
+    table: str,
+    http_host: str = "127.0.0.1",
+    on_broker: Callable[[str], None] | None = None,
 ) -> LiveServices:
     """Start MQTT publishing (and the scoreboard when ``http_port`` is set) for ``table``.
-    ``http_port`` 0 picks a free port; a busy port falls back to a free one."""
+    ``http_port`` 0 picks a free port; a busy port falls back to a free one. ``on_broker`` gets
+    one line each time the link to the broker changes: lost, unreachable, (back) connected;
+    the first connection that works at once is not worth a line."""
     from controller.errors import ControllerError
     from controller.live.broker import free_port
     from controller.live.station import LiveStation
@@ -56,7 +63,13 @@ def start_live(
         if http_port:
             notes.append(f"port {http_port} is busy")
         http_port = free_port(http_host)
-    station = LiveStation(table=table, broker_url=broker, http_port=http_port, http_host=http_host)
+    station = LiveStation(
+        table=table,
+        broker_url=broker,
+        http_port=http_port,
+        http_host=http_host,
+        on_broker_status=None if on_broker is None else _status_lines(on_broker),
+    )
     try:
         station.start()
     except (ControllerError, OSError) as exc:
@@ -68,6 +81,18 @@ def start_live(
     if station.scoreboard_url:
         notes.append(f"scoreboard at {station.scoreboard_url}")
     return LiveServices(LiveStationPublisher(station), "; ".join(notes), station)
+
+
+def _status_lines(say: Callable[[str], None]) -> Callable[[Any], None]:
+    seen_down = False
+
+    def on_status(status: Any) -> None:
+        nonlocal seen_down
+        seen_down = seen_down or not status.connected
+        if seen_down:
+            say(status.describe())
+
+    return on_status
 
 
 class LiveStationPublisher:

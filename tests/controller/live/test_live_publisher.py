@@ -10,7 +10,7 @@ from controller.live.fakes import FakeMqttClient
 from controller.live.homeassistant import discovery_messages
 from controller.live.models import DeviceView
 from controller.live.outbox import Message, Outbox
-from controller.live.publisher import FakePublisher, MqttPublisher
+from controller.live.publisher import BrokerStatus, FakePublisher, MqttPublisher
 from controller.live.settings import MqttSettings, TableSettings
 from controller.live.topics import TableTopics
 
@@ -201,3 +201,57 @@ def test_fake_publisher_numbers_like_the_real_one() -> None:
 def test_clock_never_goes_back() -> None:
     with pytest.raises(ValueError):
         FakeClock().advance(-1)
+
+
+def test_broker_status_is_told_once_per_change_not_per_retry() -> None:
+    seen: list[BrokerStatus] = []
+    client = FakeMqttClient()
+    pub = MqttPublisher(
+        MqttSettings(url="mqtt://user:secret@h:1884"),
+        TableSettings(table="t1"),
+        clock=FakeClock(),
+        client_factory=lambda _i, _s: client,
+        on_status=seen.append,
+    )
+    pub.start()
+    client.fail_connect(ConnectionRefusedError())
+    client.fail_connect(ConnectionRefusedError())  # paho retrying: nothing new to say
+    client.connect()
+    client.drop()
+    client.fail_connect(TimeoutError())  # still down after the loss
+    client.connect(refused=True)  # still down
+    client.connect()
+    assert [(s.connected, s.detail) for s in seen] == [
+        (False, "connection refused"),
+        (True, ""),
+        (False, "lost: Unspecified error"),
+        (True, ""),
+    ]
+    assert seen[0].describe() == (
+        "broker mqtt://h:1884: no connection (connection refused); retrying in the background"
+    )
+    assert (
+        "secret" not in seen[0].describe()
+        and seen[1].describe() == "broker mqtt://h:1884: connected"
+    )
+    assert pub.status == seen[-1]
+
+
+def test_a_refused_connect_is_a_status_with_the_brokers_reason() -> None:
+    seen: list[BrokerStatus] = []
+    client = FakeMqttClient()
+    pub = MqttPublisher(
+        MqttSettings(url="mqtt://h"),
+        TableSettings(table="t1"),
+        clock=FakeClock(),
+        client_factory=lambda _i, _s: client,
+        on_status=seen.append,
+    )
+    pub.start()
+    client.connect(refused=True)
+    assert [(s.connected, s.detail) for s in seen] == [
+        (False, "refused by the broker: Not authorized")
+    ]
+    pub.stop()
+    client.fail_connect(ConnectionRefusedError())  # stopping: nothing more is said
+    assert len(seen) == 1

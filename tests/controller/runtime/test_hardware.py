@@ -81,7 +81,9 @@ def test_record_without_a_camera_fails_clearly(
         ["record", "--out", str(tmp_path / "fx"), "--camera", "/dev/video97", "--serial", str(port)]
     )
     assert code == 2
-    assert "camera '/dev/video97' cannot be opened" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "camera '/dev/video97': cannot be opened" in err
+    assert err.count("cannot be opened") == 1 and err.count("\n") == 1  # said once, one line
 
 
 def test_a_missing_config_file_is_a_usage_error(
@@ -117,3 +119,21 @@ path = "{tmp_path / "j.sqlite"}"
     with Journal(tmp_path / "j.sqlite", table="t1") as journal:
         state = journal.restore()
     assert result_json(state)["totals"] == [36, 0]
+
+
+def test_every_problem_of_a_config_is_reported_not_only_the_first(tmp_path: Path) -> None:
+    text = (
+        'table = "a/b"\n[lights]\non = true\n[camera]\nfps = -1\nzoom = 2\n'
+        '[rules]\npreset = "chess"\n'
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_config(_write(tmp_path, text), env={})
+    where = str(tmp_path / "table.toml")
+    problems = [p.removeprefix(f"{where}: ") for p in caught.value.problems]
+    assert problems[:4] == [
+        "unknown section(s) lights",
+        "[camera] has unknown key(s) zoom",
+        "table must be a name without '/', '+' or '#'",
+        "[camera] fps must be a positive number",
+    ]
+    assert len(problems) == 5 and problems[4].startswith("[rules] unknown rules preset 'chess'")

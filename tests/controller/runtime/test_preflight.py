@@ -1,0 +1,80 @@
+"""The checks made before anything starts: the journal and the live link's status lines."""
+
+from __future__ import annotations
+
+import queue
+import shutil
+import sqlite3
+import time
+from pathlib import Path
+
+from controller.journal import Journal
+from controller.live.broker import EmbeddedBroker
+from controller.runtime.live_hooks import start_live
+from controller.runtime.preflight import journal_problems
+
+
+def test_a_journal_must_be_a_journal_we_can_write(tmp_path: Path) -> None:
+    assert journal_problems(tmp_path / "new.sqlite", option="--journal") == []
+    assert journal_problems(tmp_path, option="--journal") == [
+        f"--journal {tmp_path}: is a directory, not a journal file"
+    ]
+    not_a_journal = tmp_path / "notes.txt"
+    not_a_journal.write_text("hello, this is not SQLite\n" * 100)
+    assert journal_problems(not_a_journal, option="--journal") == [
+        f"--journal {not_a_journal}: not a table journal"
+    ]
+    other_db = tmp_path / "other.sqlite"
+    with sqlite3.connect(other_db) as db:
+        db.execute("CREATE TABLE x (y)")
+    db.close()
+    assert journal_problems(other_db, option="--journal") == [
+        f"--journal {other_db}: not a table journal"
+    ]
+    with Journal(tmp_path / "j.sqlite"):
+        pass
+    assert journal_problems(tmp_path / "j.sqlite", option="--journal") == []
+
+
+def test_live_says_when_its_broker_goes_and_comes_back_not_when_all_is_well() -> None:
+    lines: queue.Queue[str] = queue.Queue()
+    broker = EmbeddedBroker()
+    broker.start()
+    port = broker.port
+    live = start_live(broker=broker.url, http_port=None, table="t1", on_broker=lines.put)
+    try:
+        assert live.station is not None
+        url = f"mqtt://127.0.0.1:{port}"
+        publisher = live.station.publisher
+        deadline = time.monotonic() + 20
+        while not publisher.connected and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert publisher.connected and lines.empty()  # connected at once: nothing to say
+        broker.stop()
+        lost = lines.get(timeout=20)
+        assert lost.startswith(f"broker {url}: no connection (lost: ")
+        with EmbeddedBroker(port=port):
+            assert lines.get(timeout=30) == f"broker {url}: connected"
+            live.stop()
+    finally:
+        live.stop()
+    assert lines.empty()
+
+
+def test_a_fixture_is_read_through_before_the_demo_starts(tmp_path: Path) -> None:
+    from controller.runtime.preflight import fixture_problems
+    from tests.controller.table.helpers import FIXTURE
+
+    assert fixture_problems(FIXTURE, recogniser="oracle") == []
+    assert fixture_problems(FIXTURE, preset="chess")[0].startswith(
+        "--rules: unknown rules preset 'chess'"
+    )
+    fixture = tmp_path / "fx"
+    shutil.copytree(FIXTURE, fixture)
+    with (fixture / "buttons.jsonl").open("a") as f:
+        f.write('{"t": 1}\n')
+    (fixture / "truth.json").unlink()
+    problems = fixture_problems(fixture, recogniser="oracle")
+    assert len(problems) == 2
+    assert problems[0].startswith(f"--fixture: {fixture / 'buttons.jsonl'}:")
+    assert problems[1].startswith(f"--fixture {fixture}: no truth.json")
