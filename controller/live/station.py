@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from types import TracebackType
 from typing import Any, Self
 
+from pydantic import ValidationError
+
 from controller.live.broker import EmbeddedBroker
 from controller.live.clock import Clock, SystemClock
 from controller.live.errors import LiveConfigError
@@ -54,7 +56,11 @@ class LiveStation:
             self._table_settings = TableSettings(table=table)
             if broker_url is not None:
                 MqttSettings(url=broker_url)
-        except ValueError as exc:
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "settings"
+            raise LiveConfigError(f"bad live settings: {where}: {first['msg']}") from None
+        except ValueError as exc:  # pydantic-settings' own (a value that is not JSON)
             raise LiveConfigError(f"bad live settings: {exc}") from None
 
     @property
