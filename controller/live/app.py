@@ -213,6 +213,11 @@ def create_app(
     async def table_page(table: TablePath) -> FileResponse:
         return FileResponse(str(static / "table.html"), media_type="text/html")
 
+    @app.get("/tv/{table}", include_in_schema=False)
+    async def tv_page(table: TablePath) -> FileResponse:
+        """The table page laid out for a TV across the room (the page reads its own path)."""
+        return FileResponse(str(static / "table.html"), media_type="text/html")
+
     # -- health and metrics -------------------------------------------------------------------
     @app.get("/healthz", tags=["ops"], response_model=Health)
     async def healthz(live: LiveDep) -> dict[str, Any]:
