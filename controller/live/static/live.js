@@ -151,11 +151,12 @@ DT.layoutLine = function (line, W) {
 // The row width that draws the line largest in a box of aspect (width / height) `aspect`.
 DT.bestLayout = function (line, aspect) {
   const s = DT.S, pad = DT.GAP * 2;
+  // a short line is not blown up: the drawing has at least the room of 54 tile halves
+  const minH = Math.sqrt(54 / aspect) * s, minW = aspect * minH;
   let best = null;
   for (let k = 6; k <= 44; k++) {
     const lay = DT.layoutLine(line, k * s);
-    // a short line is not blown up past 12 x 4.5 tiles' room
-    const w = Math.max(lay.box.w, 12 * s) + 2 * pad, h = Math.max(lay.box.h, 4.5 * s) + 2 * pad;
+    const w = Math.max(lay.box.w + 2 * pad, minW), h = Math.max(lay.box.h + 2 * pad, minH);
     const scale = Math.min(aspect / w, 1 / h);
     if (!best || scale > best.scale * 1.0001) best = {scale, lay, w, h};
   }

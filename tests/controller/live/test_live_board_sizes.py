@@ -238,3 +238,15 @@ def test_the_tiles_shown_and_how_each_hand_was_scored(
     pub.publish_state(example_body(hand_no=3))
     expect(panel).to_be_hidden(timeout=20_000)
     expect(page.locator("#line g.tile")).to_have_count(6)
+
+
+def test_tv_mode_by_query_and_the_links_between_the_modes(
+    room: tuple[Board, MqttPublisher], open_page: Callable[[str, tuple[int, int]], Any]
+) -> None:
+    board, _ = room
+    page = open_page(f"{board.url}/table/t-room?tv=1", TV)
+    assert page.evaluate("document.body.classList.contains('tv')")
+    assert page.evaluate("document.documentElement.scrollHeight") <= TV[1]
+    page = open_page(f"{board.url}/table/t-room", TV)
+    assert not page.evaluate("document.body.classList.contains('tv')")
+    assert page.get_attribute("#mode-link", "href") == "/tv/t-room"

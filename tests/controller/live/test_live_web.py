@@ -74,6 +74,7 @@ def test_health_metrics_and_pages(board: Board) -> None:
     for path in (
         "/",
         "/table/t1",
+        "/tv/t1",
         "/static/live.js",
         "/static/live.css",
         "/static/table.js",
