@@ -168,7 +168,9 @@
       scores.appendChild(card);
     });
     $("turn").textContent = hand && hand.turn !== null ? seatName(match, hand.turn) : "–";
-    $("phase").textContent = hand ? hand.phase : "waiting";
+    // bonuses as they happen (a pase corrido is scored in the middle of a hand)
+    $("phase").textContent = [hand ? hand.phase : "waiting",
+      ...(hand && hand.phase === "playing" ? hand.bonuses || [] : []).map((b) => bonusText(match, b))].join(" · ");
     const lm = hand && hand.last_move;
     $("last-move").textContent = lm ? (lm.kind === "play" ? `${seatName(match, lm.seat)}: ${lm.tile}`
       : `${seatName(match, lm.seat)} ${lm.kind === "pass" ? "passed" : "drew"}`) : "–";

@@ -19,6 +19,7 @@ from live_support import Board, wait_until
 
 from controller.live.broker import MosquittoBroker
 from controller.live.examples import example_body, example_reveal_body
+from controller.live.models import BonusView
 from controller.live.publisher import MqttPublisher
 
 pytestmark = pytest.mark.browser
@@ -238,6 +239,14 @@ def test_the_tiles_shown_and_how_each_hand_was_scored(
     pub.publish_state(example_body(hand_no=3))
     expect(panel).to_be_hidden(timeout=20_000)
     expect(page.locator("#line g.tile")).to_have_count(6)
+    # a pase corrido is shown when it happens
+    playing = example_body(hand_no=3)
+    assert playing.hand is not None
+    bonus = BonusView(kind="pase_corrido", seat=1, side=1, points=25, move=6)
+    pub.publish_state(
+        playing.model_copy(update={"hand": playing.hand.model_copy(update={"bonuses": [bonus]})})
+    )
+    expect(page.locator("#phase")).to_have_text("playing · pase corrido +25 (Beto)", timeout=20_000)
 
 
 def test_tv_mode_by_query_and_the_links_between_the_modes(
