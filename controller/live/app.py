@@ -20,9 +20,10 @@ from importlib import resources
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Path, Query, Request
-from fastapi.responses import FileResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import FileResponse, PlainTextResponse, Response, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from prometheus_client.registry import CollectorRegistry
 from pydantic import BaseModel, ConfigDict, Field
 
 from controller.live.api import EventsPage, HallView, Health, MatchRecord, TableView
@@ -30,6 +31,8 @@ from controller.live.broker import EmbeddedBroker
 from controller.live.clock import Clock, SystemClock
 from controller.live.feed import ScoreboardFeed
 from controller.live.hub import HALL, Hub
+from controller.live.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from controller.live.metrics import exposition, registry_for
 from controller.live.models import CommandPayload, StatePayload, TileText, encode
 from controller.live.publisher import ClientFactory, paho_client
 from controller.live.settings import ScoreboardSettings
@@ -60,6 +63,7 @@ class Live:
     clock: Clock
     root: str
     broker_url: str  # without credentials
+    metrics: CollectorRegistry
 
 
 def _sse(event: str, data: object) -> str:
@@ -172,7 +176,14 @@ def create_app(
             resync_min_interval_s=settings.resync_min_interval_s,
         )
         app.state.live = Live(
-            settings, store, hub, feed, clk, mqtt_settings.root, mqtt_settings.address().url()
+            settings,
+            store,
+            hub,
+            feed,
+            clk,
+            mqtt_settings.root,
+            mqtt_settings.address().url(),
+            registry_for(store, hub, lambda: feed.resyncs),
         )
         feed.start()
         try:
@@ -202,6 +213,11 @@ def create_app(
     async def table_page(table: TablePath) -> FileResponse:
         return FileResponse(str(static / "table.html"), media_type="text/html")
 
+    @app.get("/tv/{table}", include_in_schema=False)
+    async def tv_page(table: TablePath) -> FileResponse:
+        """The table page laid out for a TV across the room (the page reads its own path)."""
+        return FileResponse(str(static / "table.html"), media_type="text/html")
+
     # -- health and metrics -------------------------------------------------------------------
     @app.get("/healthz", tags=["ops"], response_model=Health)
     async def healthz(live: LiveDep) -> dict[str, Any]:
@@ -214,11 +230,9 @@ def create_app(
         }
 
     @app.get("/metrics", tags=["ops"], response_class=PlainTextResponse)
-    async def metrics(live: LiveDep) -> PlainTextResponse:
-        """Prometheus text exposition format."""
-        return PlainTextResponse(
-            _metrics(live), media_type="text/plain; version=0.0.4; charset=utf-8"
-        )
+    async def metrics(live: LiveDep) -> Response:
+        """Prometheus text exposition format (written by ``prometheus_client``)."""
+        return Response(exposition(live.metrics), media_type=METRICS_CONTENT_TYPE)
 
     # -- REST ---------------------------------------------------------------------------------
     @app.get("/api/tables", tags=["tables"], response_model=HallView)
@@ -385,94 +399,3 @@ def _stream(live: Live, key: str, snapshot: str) -> StreamingResponse:
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
-
-
-def _label(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
-def _metrics(live: Live) -> str:
-    store, hub = live.store, live.hub
-    lines: list[str] = []
-
-    def metric(name: str, kind: str, help_: str, samples: list[tuple[str, float]]) -> None:
-        lines.append(f"# HELP {name} {help_}")
-        lines.append(f"# TYPE {name} {kind}")
-        lines.extend(f"{name}{labels} {value:g}" for labels, value in samples)
-
-    metric(
-        "domino_scoreboard_broker_up",
-        "gauge",
-        "1 when the scoreboard is connected to MQTT",
-        [("", 1.0 if store.broker_up else 0.0)],
-    )
-    metric(
-        "domino_scoreboard_messages_total",
-        "counter",
-        "MQTT messages received, by topic kind",
-        [(f'{{kind="{_label(k)}"}}', float(v)) for k, v in sorted(store.messages.items())],
-    )
-    metric(
-        "domino_scoreboard_refused_total",
-        "counter",
-        "MQTT payloads refused, by kind and reason",
-        [
-            (f'{{kind="{_label(k)}",reason="{_label(r)}"}}', float(v))
-            for (k, r), v in sorted(store.refused.items())
-        ],
-    )
-    metric(
-        "domino_scoreboard_seq_gaps_total",
-        "counter",
-        "event seq gaps seen (each resyncs)",
-        [("", float(store.gaps_total))],
-    )
-    metric(
-        "domino_scoreboard_resyncs_total",
-        "counter",
-        "resyncs from the retained state",
-        [("", float(live.feed.resyncs))],
-    )
-    metric(
-        "domino_scoreboard_sse_clients",
-        "gauge",
-        "connected live-page clients",
-        [("", float(hub.clients))],
-    )
-    metric(
-        "domino_scoreboard_sse_dropped_total",
-        "counter",
-        "live clients dropped for being slow",
-        [("", float(hub.dropped_total))],
-    )
-    rows = store.hall()
-    metric("domino_scoreboard_tables", "gauge", "tables known", [("", float(len(rows)))])
-    metric(
-        "domino_scoreboard_table_online",
-        "gauge",
-        "1 when the table says online",
-        [(f'{{table="{r["table"]}"}}', 1.0 if r["status"] == "online" else 0.0) for r in rows],
-    )
-    metric(
-        "domino_scoreboard_table_stale",
-        "gauge",
-        "1 when the shown state may be out of date",
-        [(f'{{table="{r["table"]}"}}', 1.0 if r["stale"] else 0.0) for r in rows],
-    )
-    metric(
-        "domino_scoreboard_table_last_seen_seconds",
-        "gauge",
-        "UNIX time of the last message",
-        [(f'{{table="{r["table"]}"}}', float(r["last_seen"] or 0)) for r in rows],
-    )
-    metric(
-        "domino_scoreboard_table_score",
-        "gauge",
-        "score of each side",
-        [
-            (f'{{table="{r["table"]}",side="{i}"}}', float(s["score"]))
-            for r in rows
-            for i, s in enumerate(r["sides"])
-        ],
-    )
-    return "\n".join(lines) + "\n"

@@ -50,6 +50,34 @@ class SeatView(_Model):
     side: int = Field(ge=0, lt=MAX_SEATS)
 
 
+class BonusView(_Model):
+    """Points a hand gave apart from the pips: ``pase_corrido``, ``capicua``, ``going_out``."""
+
+    kind: ShortText
+    seat: SeatNo
+    side: int = Field(ge=0, lt=MAX_SEATS)
+    points: int = Field(ge=0, le=100_000)
+    move: MoveNo | None = None
+    counted: bool = Field(default=True, description="false when an exact target refused it")
+
+
+class HandScoreView(_Model):
+    """How one finished hand was scored."""
+
+    hand: int = Field(ge=1, le=10_000, description="1 for the first hand")
+    result: Literal["domino", "block", "target"]
+    winner: int | None = Field(default=None, ge=0, lt=MAX_SEATS, description="side index")
+    winning_seat: SeatNo | None = None
+    points: list[int] = Field(max_length=MAX_SEATS, description="per side: points won")
+    bonuses: list[BonusView] = Field(default_factory=list, max_length=64)
+    pips: list[int] | None = Field(
+        default=None, max_length=MAX_SEATS, description="per seat: pips left in hand"
+    )
+    revealed: list[list[TileText]] = Field(
+        default_factory=list, max_length=MAX_SEATS, description="per seat: the tiles shown"
+    )
+
+
 class MatchView(_Model):
     rules: ShortText
     options: dict[ShortText, Scalar] = Field(default_factory=dict, max_length=64)
@@ -60,6 +88,9 @@ class MatchView(_Model):
     winner: int | None = Field(default=None, ge=0, lt=MAX_SEATS, description="side index")
     score_history: list[list[int]] = Field(
         default_factory=list, max_length=10_000, description="per hand: points won by each side"
+    )
+    hands: list[HandScoreView] = Field(
+        default_factory=list, max_length=100, description="the last finished hands, oldest first"
     )
 
 
@@ -87,6 +118,16 @@ class MoveView(_Model):
     end: Literal["left", "right", "first"] | None = None
 
 
+class RevealView(_Model):
+    """The tiles left in each hand, shown face up when a hand is over, as the table reads them."""
+
+    status: Literal["incomplete", "passed", "failed"]
+    message: Annotated[str, StringConstraints(max_length=500)] | None = None
+    tiles: list[list[TileText] | None] = Field(
+        default_factory=list, max_length=MAX_SEATS, description="per seat; null: not shown yet"
+    )
+
+
 class HandView(_Model):
     phase: Literal["waiting", "playing", "reveal", "scored"]
     leader: SeatNo | None = None
@@ -103,6 +144,9 @@ class HandView(_Model):
     result: dict[ShortText, Scalar] | None = Field(
         default=None, description="set in phase 'scored': how the hand ended"
     )
+    outcome: Literal["domino", "block", "target"] | None = None
+    bonuses: list[BonusView] = Field(default_factory=list, max_length=64)
+    reveal: RevealView | None = Field(default=None, description="set in phase 'reveal'")
 
 
 class AlertView(_Model):

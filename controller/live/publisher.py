@@ -15,7 +15,7 @@ import logging
 import sys
 import threading
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -102,14 +102,31 @@ class Publisher(Protocol):
     def publish_device(self, view: DeviceView) -> DevicePayload: ...
 
 
+def with_team_names(body: StateBody, teams: Sequence[str] | None) -> StateBody:
+    """The body with each partnership (a side of two or more seats) named from ``teams``, in
+    side order; sides of one player and sides past the list keep their names."""
+    if not teams or body.match is None:
+        return body
+    sides = [
+        side.model_copy(update={"name": teams[i]})
+        if i < len(teams) and len(side.seats) > 1
+        else side
+        for i, side in enumerate(body.match.sides)
+    ]
+    return body.model_copy(update={"match": body.match.model_copy(update={"sides": sides})})
+
+
 class _Stamper:
     """Numbering and envelopes, shared by the real and the fake publisher."""
 
-    def __init__(self, table: str, clock: Clock, session: str | None) -> None:
+    def __init__(
+        self, table: str, clock: Clock, session: str | None, teams: Sequence[str] | None = None
+    ) -> None:
         self.table = table
         self.clock = clock
         self.session = session or f"s-{uuid.uuid4().hex[:12]}"
         self.seq = 0
+        self.teams = list(teams) if teams else None
 
     def state(self, body: StateBody) -> StatePayload:
         return StatePayload(
@@ -117,7 +134,7 @@ class _Stamper:
             session=self.session,
             table=self.table,
             ts=self.clock.time(),
-            **body.model_dump(),
+            **with_team_names(body, self.teams).model_dump(),
         )
 
     def event(self, type_: str, data: Mapping[str, Any]) -> EventPayload:
@@ -139,8 +156,15 @@ class _Stamper:
 class FakePublisher:
     """Records payloads instead of sending them; same numbering as the real publisher."""
 
-    def __init__(self, table: str = "table-1", *, clock: Clock, session: str | None = None):
-        self._stamp = _Stamper(table, clock, session)
+    def __init__(
+        self,
+        table: str = "table-1",
+        *,
+        clock: Clock,
+        session: str | None = None,
+        teams: Sequence[str] | None = None,
+    ):
+        self._stamp = _Stamper(table, clock, session, teams)
         self.states: list[StatePayload] = []
         self.events: list[EventPayload] = []
         self.devices: list[DevicePayload] = []
@@ -214,7 +238,7 @@ class MqttPublisher:
         self._settings = mqtt_settings
         self._table = table_settings
         self.topics = TableTopics(mqtt_settings.root, table_settings.table)
-        self._stamp = _Stamper(table_settings.table, clock, session)
+        self._stamp = _Stamper(table_settings.table, clock, session, table_settings.teams)
         self._on_command = on_command
         self._lock = threading.RLock()
         self._outbox = Outbox(mqtt_settings.outbox_events)

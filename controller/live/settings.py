@@ -1,7 +1,9 @@
 """Typed, validated settings (pydantic-settings). Nothing is built at import time.
 
-Environment variables: ``DOMINO_MQTT_*`` for :class:`MqttSettings` and ``DOMINO_SCOREBOARD_*``
-for :class:`ScoreboardSettings` (nested MQTT fields as ``DOMINO_SCOREBOARD_MQTT__URL``...).
+Environment variables: ``DOMINO_MQTT_*`` for :class:`MqttSettings`, ``DOMINO_SCOREBOARD_*``
+for :class:`ScoreboardSettings` (nested MQTT fields as ``DOMINO_SCOREBOARD_MQTT__URL``...) and
+``DOMINO_TABLE_*`` for :class:`TableSettings` (lists as JSON: ``DOMINO_TABLE_TEAMS='["Los
+Gallos", "Las Palmas"]'``).
 """
 
 from __future__ import annotations
@@ -165,6 +167,23 @@ class TableSettings(BaseSettings):
     cmd_token: SecretStr | None = Field(
         default=None, description="token commands must carry; None refuses every command"
     )
+    teams: list[str] | None = Field(
+        default=None,
+        min_length=2,
+        max_length=4,
+        description="team names, in side order (partnerships only); None: 'Seats 1 & 3'...",
+    )
+
+    @field_validator("teams")
+    @classmethod
+    def _teams_ok(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        names = [" ".join(name.split()) for name in value]
+        for name in names:
+            if not name or len(name) > 64:
+                raise ValueError("a team name has 1-64 characters")
+        return names
 
     @field_validator("table")
     @classmethod

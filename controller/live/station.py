@@ -60,6 +60,8 @@ class LiveStation:
                 MqttSettings(url=broker_url)
         except ValidationError as exc:
             raise LiveConfigError(f"bad live settings: {short_reason(exc)}") from None
+        except ValueError as exc:  # pydantic-settings' own (a value that is not JSON)
+            raise LiveConfigError(f"bad live settings: {exc}") from None
 
     @property
     def broker_url(self) -> str | None:

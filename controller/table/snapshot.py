@@ -8,7 +8,8 @@ Snapshot (``schema`` = :data:`SCHEMA`)::
      "match": null | {"rules", "options", "target", "seats": [names],
                       "sides": [{"side", "seats", "names", "score"}],
                       "hand_no", "hands_played", "winner", "over",
-                      "score_history": [{"hand", "result", "winner", "points", "totals"}]},
+                      "score_history": [{"hand", "result", "winner", "winning_seat", "points",
+                                         "totals", "bonuses", "remaining", "left"}]},
      "hand": null | {"number", "phase", "waiting", "waiting_for", "leader", "leader_known",
                      "leaders", "turn", "line": [{"tile", "pips", "end", "seat", "double",
                      "move"}] (left to right, pips as they read left to right),
@@ -70,15 +71,20 @@ def _match(ms: MatchState) -> dict[str, Any]:
     totals = ms.totals
     history = []
     running = [0] * rules.sides
-    for r in ms.results:
+    for i, r in enumerate(ms.results):
         running = [a + b for a, b in zip(running, r.points, strict=True)]
+        record = ms.records[i] if i < len(ms.records) else {}
         history.append(
             {
                 "hand": r.number + 1,
                 "result": r.result.value,
                 "winner": r.winner,
+                "winning_seat": r.winning_seat,
                 "points": list(r.points),
                 "totals": list(running),
+                "bonuses": [b.to_json() for b in r.bonuses],
+                "remaining": None if r.remaining is None else list(r.remaining),
+                "left": record.get("left"),
             }
         )
     winner = ms.winner
@@ -192,10 +198,40 @@ _LIVE_ALERTS = {
 _LIVE_PHASES = {"lead": "waiting", "play": "playing", "reveal": "reveal"}
 
 
+#: finished hands whose scoring the live state carries (the chart has them all)
+LIVE_HANDS = 50
+
+
+def _side_name(seats: list[int], names: list[str]) -> str:
+    """A partnership is named by its seats ("Seats 1 & 3"; the publisher may put the team names
+    of the table's settings instead); a side of one is its player."""
+    if len(seats) == 1:
+        return names[0]
+    return "Seats " + " & ".join(str(s + 1) for s in seats)
+
+
+def _bonus(b: dict[str, Any]) -> dict[str, Any]:
+    keys = ("kind", "seat", "side", "points", "move", "counted")
+    return {k: b[k] for k in keys if k in b}
+
+
+def _hand_score(h: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "hand": h["hand"],
+        "result": h["result"],
+        "winner": h["winner"],
+        "winning_seat": h.get("winning_seat"),
+        "points": h["points"],
+        "bonuses": [_bonus(b) for b in h.get("bonuses", [])],
+        "pips": h.get("remaining"),
+        "revealed": h.get("left") or [],
+    }
+
+
 def live_state_body(snap: dict[str, Any]) -> dict[str, Any]:
     """The snapshot in the shape of ``controller.live.models.StateBody`` (``match``, ``hand``,
     ``alerts``, ``device``). Fields the live schema has no place for yet (``waiting``,
-    ``leader_known``, ``reveal``, alert ``blocking``, renuncios and bonuses) are left out."""
+    ``leader_known``, alert ``blocking``, renuncios, end-sum scores) are left out."""
     match = snap.get("match")
     hand = snap.get("hand")
     out: dict[str, Any] = {"match": None, "hand": None, "alerts": [], "device": None}
@@ -207,7 +243,11 @@ def live_state_body(snap: dict[str, Any]) -> dict[str, Any]:
             },
             "target": match["target"],
             "sides": [
-                {"name": " & ".join(s["names"]), "seats": s["seats"], "score": s["score"]}
+                {
+                    "name": _side_name(s["seats"], s["names"]),
+                    "seats": s["seats"],
+                    "score": s["score"],
+                }
                 for s in match["sides"]
             ],
             "seats": [
@@ -217,6 +257,7 @@ def live_state_body(snap: dict[str, Any]) -> dict[str, Any]:
             "hand_no": match["hand_no"],
             "winner": match["winner"],
             "score_history": [h["points"] for h in match["score_history"]],
+            "hands": [_hand_score(h) for h in match["score_history"][-LIVE_HANDS:]],
         }
     if hand is not None:
         ends = hand["ends"]
@@ -243,6 +284,15 @@ def live_state_body(snap: dict[str, Any]) -> dict[str, Any]:
             "passes": hand["passes"],
             "last_move": last_view,
             "lacks": hand["lacks"],
+            "outcome": hand.get("outcome"),
+            "bonuses": [_bonus(b) for b in hand.get("bonuses", [])],
+            "reveal": None
+            if hand.get("reveal") is None
+            else {
+                "status": hand["reveal"]["status"],
+                "message": (hand["reveal"]["message"] or "")[:500] or None,
+                "tiles": hand["reveal"]["tiles"],
+            },
         }
     out["alerts"] = [
         {

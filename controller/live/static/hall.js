@@ -30,7 +30,8 @@
     });
     if (!r.sides.length) sc.appendChild(DT.el("span", {class: "muted"}, "–"));
     a.appendChild(sc);
-    a.appendChild(DT.el("div", {class: "muted"}, r.sides.map((s) => s.name).join(" vs ")));
+    const teams = r.sides.map((s) => s.name).join(" vs ");
+    a.appendChild(DT.el("div", {class: "muted teams", title: teams}, teams));
     const info = [];
     if (r.rules) info.push(`${r.rules} to ${r.target}`);
     if (r.hand_no) info.push("hand " + r.hand_no);

@@ -98,32 +98,116 @@ DT.defs = function (svg) {
   svg.appendChild(defs);
 };
 
-// The line, left end to right end, wrapped in rows so it stays big on a TV and a phone.
-DT.drawLine = function (container, line, maxRow) {
-  const s = 40, gap = 6;
-  // as big as the tiles allow: a short line is drawn large, a long one wraps at 22 tiles' width
-  const natural = line.reduce((w, t) => w + (t.double ? s : 2 * s) + gap, gap);
-  const rowW = maxRow || Math.min(22 * s, Math.max(12 * s, natural));
-  const svg = DT.el("svg:svg", {role: "img", "aria-label": "line of tiles"});
+// The line as it is laid on the table: the opening tile in the middle, each arm running
+// outwards and turning a corner at the edge (a tile set across, under or over the last one),
+// then running back. Pure: positions in units of DT.S, for a row width of W units.
+DT.S = 40;
+DT.GAP = 4;
+DT.layoutLine = function (line, W) {
+  const s = DT.S, g = DT.GAP, items = [];
+  if (!line.length) return {items, box: {x: 0, y: 0, w: 0, h: 0}};
+  const found = line.findIndex((t) => t.end === "first");
+  const o = found >= 0 ? found : 0;
+  const put = (i, x, y, vertical, a, b, corner) =>
+    items.push({i, t: line[i], x, y, w: vertical ? s : 2 * s, h: vertical ? 2 * s : s, vertical, a, b, corner});
+  const first = line[o];
+  const fw = first.double ? s : 2 * s;
+  put(o, W / 2 - fw / 2, first.double ? -s : -s / 2, first.double, first.pips[0], first.pips[1], false);
+  // side +1: the right arm, turning downwards; side -1: the left arm, turning upwards
+  const arm = (indexes, side) => {
+    let dir = side, yc = 0, x = W / 2 + side * fw / 2, lastDouble = first.double;
+    for (const i of indexes) {
+      const t = line[i];
+      // pips are listed as they read left to right: the right arm's inner half comes first
+      const inner = side > 0 ? t.pips[0] : t.pips[1], outer = side > 0 ? t.pips[1] : t.pips[0];
+      const w = t.double ? s : 2 * s;
+      if (dir > 0 ? x + g + w <= W : x - g - w >= 0) {
+        const left = dir > 0 ? x + g : x - g - w;
+        const [a, b] = dir > 0 ? [inner, outer] : [outer, inner];
+        put(i, left, t.double ? yc - s : yc - s / 2, t.double, a, b, false);
+        x = dir > 0 ? left + w : left;
+        lastDouble = t.double;
+      } else {
+        const cx = dir > 0 ? x - s : x;
+        const reach = (lastDouble ? s : s / 2) + g;
+        const top = side > 0 ? yc + reach : yc - reach - 2 * s;
+        const [a, b] = side > 0 ? [inner, outer] : [outer, inner];  // top half first
+        put(i, cx, top, true, a, b, true);
+        yc = side > 0 ? top + 1.5 * s : top + 0.5 * s;
+        dir = -dir;
+        x = dir > 0 ? cx + s : cx;
+        lastDouble = false;
+      }
+    }
+  };
+  arm(line.map((_, i) => i).slice(o + 1), 1);
+  arm(line.map((_, i) => i).slice(0, o).reverse(), -1);
+  items.sort((p, q) => p.i - q.i);
+  const x0 = Math.min(...items.map((p) => p.x)), x1 = Math.max(...items.map((p) => p.x + p.w));
+  const y0 = Math.min(...items.map((p) => p.y)), y1 = Math.max(...items.map((p) => p.y + p.h));
+  return {items, box: {x: x0, y: y0, w: x1 - x0, h: y1 - y0}};
+};
+
+// The row width that draws the line largest in a box of aspect (width / height) `aspect`.
+DT.bestLayout = function (line, aspect) {
+  const s = DT.S, pad = DT.GAP * 2;
+  // a short line is not blown up: the drawing has at least the room of 54 tile halves
+  const minH = Math.sqrt(54 / aspect) * s, minW = aspect * minH;
+  let best = null;
+  for (let k = 6; k <= 44; k++) {
+    const lay = DT.layoutLine(line, k * s);
+    const w = Math.max(lay.box.w + 2 * pad, minW), h = Math.max(lay.box.h + 2 * pad, minH);
+    const scale = Math.min(aspect / w, 1 / h);
+    if (!best || scale > best.scale * 1.0001) best = {scale, lay, w, h};
+  }
+  return best;
+};
+
+DT.drawLine = function (container, line, label) {
+  const s = DT.S;
+  const svg = DT.el("svg:svg", {role: "img", "aria-label": "line of tiles", width: "100%", height: "100%",
+    preserveAspectRatio: "xMidYMid meet"});
   DT.defs(svg);
-  let x = gap, y = gap, rowH = 0, width = 0;
-  line.forEach((t, i) => {
-    const vertical = t.double;
-    const w = vertical ? s : 2 * s, h = vertical ? 2 * s : s;
-    if (x + w > rowW && x > gap) { x = gap; y += rowH + gap * 2; rowH = 0; }
-    const {g} = DT.tile(t.pips[0], t.pips[1], vertical, s, i === DT.lastIndex(line));
-    const dy = (2 * s - h) / 2;
-    g.setAttribute("transform", `translate(${x},${y + dy})`);
-    svg.appendChild(g);
-    x += w + gap; rowH = Math.max(rowH, 2 * s); width = Math.max(width, x);
-  });
-  const height = line.length ? y + rowH + gap : 2 * s;
-  svg.setAttribute("viewBox", `0 0 ${rowW} ${Math.max(height, 2 * s + 2 * gap)}`);
+  const cw = container.clientWidth || 1, ch = container.clientHeight || 1;
   if (!line.length) {
-    svg.appendChild(DT.el("svg:text", {x: rowW / 2, y: s * 1.2, "text-anchor": "middle",
+    svg.setAttribute("viewBox", `0 0 ${12 * s} ${4.5 * s}`);
+    svg.appendChild(DT.el("svg:text", {x: 6 * s, y: 2.4 * s, "text-anchor": "middle",
       fill: "#cfe", "font-size": s * 0.6}, "no tile played yet"));
+    container.replaceChildren(svg);
+    return;
+  }
+  const {lay, w, h} = DT.bestLayout(line, cw / ch);
+  const box = lay.box;
+  svg.setAttribute("viewBox", `${box.x + box.w / 2 - w / 2} ${box.y + box.h / 2 - h / 2} ${w} ${h}`);
+  const last = DT.lastIndex(line);
+  for (const p of lay.items) {
+    const {g} = DT.tile(p.a, p.b, p.vertical, s, p.i === last);
+    g.setAttribute("transform", `translate(${p.x},${p.y})`);
+    if (p.corner) g.setAttribute("data-corner", "1");
+    const t = p.t;
+    g.appendChild(DT.el("svg:title", {}, t.move ? `move ${t.move} · ${label ? label(t.seat) : "seat " + t.seat}` : t.tile));
+    svg.appendChild(g);
   }
   container.replaceChildren(svg);
+};
+
+// A row of small tiles (the tiles a seat shows at the end of a hand).
+DT.drawTiles = function (container, tiles) {
+  const s = 20, gap = 4;
+  const svg = DT.el("svg:svg", {role: "img", "aria-label": tiles.join(" "),
+    viewBox: `0 0 ${Math.max(1, tiles.length) * (s + gap) + gap} ${2 * s + 2 * gap}`});
+  DT.defs(svg);
+  tiles.forEach((text, k) => {
+    const [a, b] = text.split("-").map(Number);
+    const {g} = DT.tile(a, b, true, s, false);
+    g.setAttribute("transform", `translate(${gap + k * (s + gap)},${gap})`);
+    svg.appendChild(g);
+  });
+  container.replaceChildren(svg);
+};
+
+DT.pipsOf = function (tiles) {
+  return tiles.reduce((n, text) => n + text.split("-").reduce((m, v) => m + Number(v), 0), 0);
 };
 
 DT.lastIndex = function (line) {
@@ -133,9 +217,15 @@ DT.lastIndex = function (line) {
 };
 
 // Cumulative score per side over hands, with the target line.
+// Drawn in units of 1/16 of the container's font size, to the container's own proportions, so
+// that it fills its panel and its text grows with the page's.
 DT.drawChart = function (container, history, sides, target) {
-  const W = 600, H = 260, L = 44, B = 30, T = 14, R = 14;
-  const svg = DT.el("svg:svg", {viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "score over hands"});
+  const unit = (parseFloat(getComputedStyle(container).fontSize) || 16) / 16;
+  const W = Math.max(200, (container.clientWidth || 600) / unit);
+  const H = Math.max(120, (container.clientHeight || 260) / unit);
+  const L = 44, B = 30, T = 26, R = 14;
+  const svg = DT.el("svg:svg", {viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "score over hands",
+    width: "100%", height: "100%", preserveAspectRatio: "xMidYMid meet"});
   const n = history.length;
   const totals = sides.map(() => [0]);
   history.forEach((row) => sides.forEach((_, i) => {

@@ -5,11 +5,19 @@ Nothing here skips under CI=true: scripts/test.sh installs mosquitto and chromiu
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from live_support import Board, SimProcess, need_mosquitto, scoreboard_settings, wait_until
+from live_support import (
+    IN_CI,
+    Board,
+    SimProcess,
+    need_mosquitto,
+    scoreboard_settings,
+    wait_until,
+)
 
 from controller.live.app import create_app
 from controller.live.broker import EmbeddedBroker, MosquittoBroker
@@ -67,9 +75,10 @@ def publishers() -> Iterator[Callable[..., MqttPublisher]]:
     def make(url: str, table: str, **kw: Any) -> MqttPublisher:
         token = kw.pop("cmd_token", None)
         on_command = kw.pop("on_command", None)
+        teams = kw.pop("teams", None)
         pub = MqttPublisher(
             MqttSettings(url=url, reconnect_min_s=0.5, reconnect_max_s=2, **kw),
-            TableSettings(table=table, cmd_token=token),
+            TableSettings(table=table, cmd_token=token, teams=teams),
             clock=SystemClock(),
             on_command=on_command,
         )
@@ -92,3 +101,31 @@ def sims() -> Iterator[Callable[..., SimProcess]]:
     yield make
     for s in made:
         s.kill()
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (never a browser download)."""
+    if not os.path.exists(CHROMIUM):
+        if IN_CI:
+            pytest.fail("chromium is missing under CI (scripts/test.sh installs it)")
+        pytest.skip("chromium not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()

@@ -2,43 +2,17 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from live_support import IN_CI, Board, SimProcess, wait_until
+from live_support import Board, SimProcess, wait_until
 
 from controller.live.broker import MosquittoBroker
 from controller.live.examples import example_body
 from controller.live.publisher import MqttPublisher
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        if IN_CI:
-            pytest.fail("chromium is missing under CI (scripts/test.sh installs it)")
-        pytest.skip("chromium not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -255,3 +255,45 @@ def test_a_refused_connect_is_a_status_with_the_brokers_reason() -> None:
     pub.stop()
     client.fail_connect(ConnectionRefusedError())  # stopping: nothing more is said
     assert len(seen) == 1
+
+
+def test_team_names_of_the_settings_name_the_partnerships() -> None:
+    clients: list[FakeMqttClient] = []
+    pub = MqttPublisher(
+        MqttSettings(url="mqtt://h"),
+        TableSettings(table="t1", teams=["Los Gallos", "Las Palmas"]),
+        clock=FakeClock(),
+        client_factory=lambda i, s: clients.append(FakeMqttClient(i, s)) or clients[-1],
+    )
+    pub.start()
+    clients[0].connect()
+    sent = pub.publish_state(example_body())
+    assert sent.match is not None
+    assert [s.name for s in sent.match.sides] == ["Los Gallos", "Las Palmas"]
+    wire = json.loads(clients[0].published[-1].payload)
+    assert [s["name"] for s in wire["match"]["sides"]] == ["Los Gallos", "Las Palmas"]
+    # without team names the body's own names go out
+    plain = FakePublisher(clock=FakeClock()).publish_state(example_body())
+    assert plain.match is not None
+    assert [s.name for s in plain.match.sides] == ["Ana & Carla", "Beto & Dani"]
+
+
+def test_team_names_leave_a_side_of_one_player_alone() -> None:
+    body = example_body()
+    assert body.match is not None
+    solo = body.model_copy(
+        update={
+            "match": body.match.model_copy(
+                update={
+                    "sides": [
+                        s.model_copy(update={"seats": [s.seats[0]]}) for s in body.match.sides
+                    ]
+                }
+            )
+        }
+    )
+    sent = FakePublisher(clock=FakeClock(), teams=["A", "B"]).publish_state(solo)
+    assert sent.match is not None and [s.name for s in sent.match.sides] == [
+        "Ana & Carla",
+        "Beto & Dani",
+    ]

@@ -49,3 +49,13 @@ def test_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert s.token is not None and s.token.get_secret_value() == "s3cret"
     assert s.mqtt.address().port == 2
     assert "s3cret" not in repr(s)
+
+
+def test_team_names_from_the_environment_and_their_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert TableSettings().teams is None  # the table names partnerships by their seats
+    monkeypatch.setenv("DOMINO_TABLE_TEAMS", '["Los  Gallos ", "Las Palmas"]')
+    assert TableSettings().teams == ["Los Gallos", "Las Palmas"]
+    for bad in ('["only one"]', '["", "B"]', '["A", "' + "x" * 65 + '"]', '["a","b","c","d","e"]'):
+        monkeypatch.setenv("DOMINO_TABLE_TEAMS", bad)
+        with pytest.raises(ValidationError):
+            TableSettings()

@@ -63,3 +63,11 @@ def test_station_serves_what_it_publishes() -> None:
 def test_bad_broker_url_is_a_config_error() -> None:
     with pytest.raises(LiveConfigError):
         LiveStation(broker_url="http://nope")
+
+
+def test_bad_team_names_are_one_line_naming_the_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DOMINO_TABLE_TEAMS", '["alone"]')
+    with pytest.raises(LiveConfigError) as exc:
+        LiveStation(table="t1")
+    assert str(exc.value).startswith("bad live settings: teams: ")
+    assert "\n" not in str(exc.value)

@@ -68,12 +68,13 @@ def test_health_metrics_and_pages(board: Board) -> None:
     metrics = board.http.get("/metrics")
     assert metrics.headers["content-type"].startswith("text/plain")
     lines = metrics.text.splitlines()
-    assert "domino_scoreboard_broker_up 1" in lines
+    assert "domino_scoreboard_broker_up 1.0" in lines
     for line in lines:
         assert line.startswith("#") or len(line.rsplit(" ", 1)) == 2
     for path in (
         "/",
         "/table/t1",
+        "/tv/t1",
         "/static/live.js",
         "/static/live.css",
         "/static/table.js",

@@ -40,6 +40,24 @@ def test_every_state_of_the_fixture_fits_the_live_schema() -> None:
         )
     last = StateBody.model_validate(live_state_body(dict(publisher.states[-1])))
     assert last.match is not None and last.match.score_history == [[36, 0]]
+    assert [s.name for s in last.match.sides] == ["Seats 1 & 3", "Seats 2 & 4"]
+    # how the hand was scored, with the tiles each seat showed: their pips add up
+    (scored,) = last.match.hands
+    assert (scored.hand, scored.result, scored.winner, scored.points) == (1, "block", 0, [36, 0])
+    assert scored.pips is not None and len(scored.revealed) == 4
+    for seat, tiles in enumerate(scored.revealed):
+        assert sum(int(n) for t in tiles for n in t.split("-")) == scored.pips[seat]
+    assert scored.pips[1] + scored.pips[3] == 36  # latin: the losers' pips
+    # while the tiles were being shown, the state said so, seat by seat
+    reveals = [
+        b.hand.reveal
+        for b in (StateBody.model_validate(live_state_body(dict(s))) for s in publisher.states)
+        if b.hand is not None and b.hand.reveal is not None
+    ]
+    assert reveals and reveals[0].status == "incomplete"
+    for seat, tiles in enumerate(reveals[-1].tiles):
+        assert tiles is None or sorted(tiles) == sorted(scored.revealed[seat])
+    assert any(t is not None for t in reveals[-1].tiles)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
