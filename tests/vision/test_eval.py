@@ -94,6 +94,37 @@ def test_ddd_two_halves_from_different_tiles_do_not_make_a_tile() -> None:
     assert s.halves_correct == 2 and s.tiles_correct == 0
 
 
+def test_ddd_counts_the_sure_tiles_that_are_not_a_tile_read_right() -> None:
+    t = truth(("8H", 6, "8I", 1), ("1A", 0, "2A", 3), ("5E", 2, "5F", 2))
+    right, misread, across = pred(
+        (cell_centre("8H"), 6, cell_centre("8I"), 1),
+        (cell_centre("1A"), 0, cell_centre("2A"), 4),
+        (cell_centre("5F"), 2, cell_centre("5G"), 2),  # one half on an empty cell
+    )
+    outside = PredTile((PredHalf((50.0, 50.0), 3), PredHalf((60.0, 50.0), 3)))
+    assert score_ddd(t, [right, misread, across, outside]).sure_wrong == 2
+    unsure = PredTile(misread.halves, sure=False)
+    assert score_ddd(t, [right, unsure, across, outside]).sure_wrong == 1
+
+
+def test_generic_counts_the_sure_tiles_that_are_not_a_tile_read_right() -> None:
+    truth_tiles = pred(((0, 0), 3, (40, 0), 9), ((0, 100), 1, (40, 100), 1))
+    right, misread, false = pred(
+        ((0, 0), 3, (40, 0), 9), ((0, 100), 1, (40, 100), 2), ((200, 200), 1, (240, 200), 1)
+    )
+    assert score_generic(truth_tiles, [right, misread, false]).sure_wrong == 2
+    unsure = PredTile(false.halves, sure=False)
+    assert score_generic(truth_tiles, [right, misread, unsure]).sure_wrong == 1
+
+
+def test_parse_prediction_reads_the_sure_flag() -> None:
+    half = {"center": [1, 2], "pips": 1}
+    tiles = parse_prediction(
+        {"tiles": [{"halves": [half, half], "sure": False}, {"halves": [half, half]}]}
+    )
+    assert [t.sure for t in tiles] == [False, True]
+
+
 def test_parse_prediction_is_lenient() -> None:
     tiles = parse_prediction(
         {

@@ -22,6 +22,7 @@ _COUNTS = (
     "halves_found",
     "halves_correct",
     "tiles_correct",
+    "sure_wrong",
 )
 
 
@@ -114,6 +115,7 @@ class EvalReport:
             f"false halves {t['false_pos']}, false tiles {t['false_tiles']}, "
             f"read across two tiles {t['straddling']}, "
             f"duplicates {t['duplicates']}, outside the scored area {t['outside']}",
+            f"read tiles reported sure that are not a true tile read right: {t['sure_wrong']}",
         ]
         if secs:
             lines.append(f"median time per image {1000 * float(np.median(secs)):.1f} ms")

@@ -43,6 +43,8 @@ class PredHalf:
 @dataclass(frozen=True, slots=True)
 class PredTile:
     halves: tuple[PredHalf, ...]
+    #: reported sure by the reader (a reading without the flag counts as sure)
+    sure: bool = True
 
 
 @dataclass(slots=True)
@@ -60,6 +62,8 @@ class ImageScore:
     halves_found: int = 0
     halves_correct: int = 0
     tiles_correct: int = 0
+    #: tiles reported sure, in the scored area, that are not a truth tile read right
+    sure_wrong: int = 0
     center_err_px: list[float] = field(default_factory=list)
     confusion: npt.NDArray[np.int64] = field(
         default_factory=lambda: np.zeros((N_PIPS + 1, N_PIPS + 2), dtype=np.int64)
@@ -93,7 +97,8 @@ def parse_prediction(pred: Mapping[str, object]) -> list[PredTile]:
                 continue
             if math.isfinite(x) and math.isfinite(y):
                 halves.append(PredHalf((x, y), pips_of(h.get("pips"))))
-        tiles.append(PredTile(tuple(halves)))
+        sure = t.get("sure", True) is not False if isinstance(t, dict) else True
+        tiles.append(PredTile(tuple(halves), sure))
     return tiles
 
 
@@ -162,10 +167,12 @@ def score_ddd(truth: Mapping[str, object], tiles: Sequence[PredTile]) -> ImageSc
         st.confusion[tp, COL_BAD if p is None else p] += 1
         ok[cell] = p == tp
         st.halves_correct += p == tp
+    right: set[int] = set()
     for t in truth_tiles:
         a, b = (_cell(h["cell"]) for h in t["halves"])
         if ok.get(a) and ok.get(b) and best[a][1] == best[b][1] and best[a][2] == 2:
             st.tiles_correct += 1
+            right.add(best[a][1])
         else:
             got = [best[c][3] if c in best else "miss" for c in (a, b)]
             st.wrong.append(f"tile {t['tile']} at {t['halves'][0]['cell']}: read {got}")
@@ -176,6 +183,11 @@ def score_ddd(truth: Mapping[str, object], tiles: Sequence[PredTile]) -> ImageSc
                 st.center_err_px.append(math.hypot(x - h["center_px"][0], y - h["center_px"][1]))
     # A predicted tile with a half on an empty grid cell is a false tile on the grid.
     st.false_tiles = len({best[c][1] for c in best if c not in cells})
+    st.sure_wrong = sum(
+        1
+        for pi, pt in enumerate(tiles)
+        if pt.sure and pi not in right and tile_hits.get(pi, 0) == len(pt.halves) > 0
+    )
     return st
 
 
@@ -198,6 +210,7 @@ def score_generic(
     st.pred_halves = len(flat)
     used: set[tuple[int, int]] = set()
     claimed_by: dict[tuple[int, int], int] = {}
+    right: set[int] = set()
     for ti, t in enumerate(truth_tiles):
         (ax, ay), (bx, by) = t.halves[0].center, t.halves[1].center
         tol = 0.35 * math.hypot(ax - bx, ay - by)
@@ -229,6 +242,7 @@ def score_generic(
         pips_ok = qa == t.halves[0].pips and qb == t.halves[1].pips
         if pips_ok and pa == pb >= 0 and len(tiles[pa].halves) == 2:
             st.tiles_correct += 1
+            right.add(pa)
         else:
             want = [h.pips for h in t.halves]
             st.wrong.append(f"tile {want} at {t.halves[0].center}: read {[qa, qb]}")
@@ -241,6 +255,7 @@ def score_generic(
     )
     if st.false_tiles:
         st.wrong.append(f"{st.false_tiles} false tile(s)")
+    st.sure_wrong = sum(1 for pi, t in enumerate(tiles) if t.sure and pi not in right)
     for pi, t in enumerate(tiles):
         owners = {claimed_by.get((pi, hi)) for hi in range(len(t.halves))}
         if len(t.halves) == 2 and None not in owners and len(owners) == 2:
