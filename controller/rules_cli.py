@@ -16,10 +16,16 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "replay",
         help="validate and score a game record",
         description="Validate a game record (RULES.md section 6) and print per-hand results and "
-        "match totals. An illegal record exits with status 1 and names the hand, the move and "
-        "the reason; unusable input exits with status 2.",
+        "match totals; JSON lines (one match per line) give one result per match, in order "
+        "(with --json, one JSON result per line). An illegal record exits with status 1 and "
+        "names the hand, the move and the reason; unusable input exits with status 2.",
     )
-    replay.add_argument("record", metavar="RECORD.json", help="the game record ('-' for stdin)")
+    replay.add_argument(
+        "record",
+        metavar="RECORD.json",
+        help="the game record ('-' for stdin): one JSON document, or JSON lines with one match "
+        "per line (as simulate --json prints)",
+    )
     replay.add_argument("--rules", metavar="NAME", help="rules preset (default: the record's)")
     _add_option_args(replay)
     replay.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -104,19 +110,31 @@ def _overrides(args: argparse.Namespace) -> dict[str, object]:
 
 def _replay(args: argparse.Namespace) -> int:
     from controller.errors import ControllerError
-    from controller.rules.record import load_record, parse_json, parse_record, replay
+    from controller.rules.record import load_records, parse_record, parse_records, replay
 
     where = "<stdin>" if args.record == "-" else args.record
-    data = parse_json(sys.stdin.read(), where) if args.record == "-" else load_record(args.record)
-    try:
-        record = parse_record(data, rules_name=args.rules, overrides=_overrides(args))
-        result = replay(record)
-    except ControllerError as exc:
-        exc.args = (f"{where}: {exc}",)
-        raise
-    if args.json:
-        print(json.dumps(result.to_json()))
+    if args.record == "-":
+        records = parse_records(sys.stdin.read(), where)
     else:
+        records = load_records(args.record)
+    results = []
+    # every record is checked before anything is printed: a bad line is the only output
+    for line, data in records:
+        at = where if line is None else f"{where}: line {line}"
+        try:
+            record = parse_record(data, rules_name=args.rules, overrides=_overrides(args))
+            results.append((line, replay(record)))
+        except ControllerError as exc:
+            exc.args = (f"{at}: {exc}",)
+            raise
+    for line, result in results:
+        if args.json:
+            print(json.dumps(result.to_json()))
+            continue
+        if line is not None:
+            if line != results[0][0]:
+                print()
+            print(f"match on line {line}:")
         _print_replay(result)
     return 0
 
