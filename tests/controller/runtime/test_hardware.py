@@ -117,3 +117,5 @@ path = "{tmp_path / "j.sqlite"}"
     with Journal(tmp_path / "j.sqlite", table="t1") as journal:
         state = journal.restore()
     assert result_json(state)["totals"] == [36, 0]
+    # a clean stop tells the table the seat device is gone (published as the device state)
+    assert not state.link_up and state.link_detail == "bridge stopped"
