@@ -102,16 +102,18 @@ def test_a_restarted_demo_finishes_the_bots_hand_it_was_in(
     assert again == [(s, input_to_json(i)) for s, _, i in entries if s != "device"]
 
 
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_the_scoreboard_stays_up_with_the_result_until_ctrl_c_then_the_device_is_gone(
-    tmp_path: Path,
+    stop: signal.Signals,
 ) -> None:
+    """Ctrl-C, or SIGTERM (``kill``, ``timeout``, systemd), is a clean stop."""
     _mosquitto()
     with MosquittoBroker() as broker:
         proc = subprocess.Popen(
             [
                 *(sys.executable, "-m", "controller.cli", "demo", "--speed", "1000"),
                 *("--recogniser", "oracle", "--broker", broker.url, "--http-port", "0"),
-                *("--table", "demo-end"),
+                *("--table", f"demo-end-{stop.value}"),
             ],
             cwd=ROOT,
             stdout=subprocess.PIPE,
@@ -140,7 +142,7 @@ def test_the_scoreboard_stays_up_with_the_result_until_ctrl_c_then_the_device_is
             assert max(side["score"] for side in match["sides"]) >= 50
             assert view["state"]["device"]["link"] == "up"
             assert proc.poll() is None  # still up: nothing ends it but Ctrl-C
-            proc.send_signal(signal.SIGINT)
+            proc.send_signal(stop)
             _, rest = proc.communicate(timeout=60)
         finally:
             if proc.poll() is None:
@@ -148,7 +150,7 @@ def test_the_scoreboard_stays_up_with_the_result_until_ctrl_c_then_the_device_is
                 proc.wait()
         assert proc.returncode == 0, rest
         assert "Traceback" not in rest
-        root = "domino/v1/demo-end"
+        root = f"domino/v1/demo-end-{stop.value}"
         msgs = _retained(broker.port, [f"{root}/device", f"{root}/availability"])
     device = json.loads(msgs[f"{root}/device"])
     assert device["link"] == "down"
