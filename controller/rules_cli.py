@@ -140,7 +140,15 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _side_name(names: Sequence[str], seats: Sequence[int]) -> str:
-    return "+".join(names[s] for s in seats)
+    from controller.rules.names import side_label
+
+    return side_label(names, seats)
+
+
+def _wins(side: str, pairs: bool) -> str:
+    from controller.rules.names import wins
+
+    return wins(side, 2 if pairs else 1)
 
 
 def _print_replay(result: Any) -> None:
@@ -159,7 +167,7 @@ def _print_replay(result: Any) -> None:
             how = f"{r.result}, nobody scores"
         else:
             by = names[r.winning_seat] if r.winning_seat is not None else sides[r.winner]
-            how = f"{r.result} ({by}), {sides[r.winner]} wins"
+            how = f"{r.result} ({by}), {_wins(sides[r.winner], rules.partnerships)}"
         gains = ", ".join(f"{sides[s]} +{p}" for s, p in enumerate(r.points) if p)
         extras = "".join(
             f"; {b.kind.replace('_', ' ')} +{b.points} {sides[b.side]}"
@@ -175,7 +183,8 @@ def _print_replay(result: Any) -> None:
     if result.unfinished is not None:
         print(f"hand {result.unfinished.number + 1}: in progress")
     if result.winner is not None:
-        print(f"match: {sides[result.winner]} wins, {'-'.join(map(str, result.totals))}")
+        won = _wins(sides[result.winner], rules.partnerships)
+        print(f"match: {won}, {'-'.join(map(str, result.totals))}")
     else:
         print(f"match: not finished, {'-'.join(map(str, result.totals))}")
 

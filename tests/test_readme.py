@@ -27,8 +27,8 @@ def _finished_match(proc: subprocess.CompletedProcess[str], _: Path) -> None:
 
 
 def _replayed(proc: subprocess.CompletedProcess[str], _: Path) -> None:
-    assert proc.stdout.startswith("latin, target 50: Seat 1+Seat 3 vs Seat 2+Seat 4"), proc.stdout
-    assert "match: Seat" in proc.stdout
+    assert proc.stdout.startswith("latin, target 50: Seats 1 & 3 vs Seats 2 & 4"), proc.stdout
+    assert "match: Seats" in proc.stdout
 
 
 def _matches_on_lines(proc: subprocess.CompletedProcess[str], _: Path) -> None:

@@ -11,17 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from controller.rules.names import side_label
 from controller.rules.options import Rules, build_rules
-
-
-def side_label(names: Sequence[str], seats: Sequence[int]) -> str:
-    """``Seats 1 & 3`` (or ``Ana & Carla``), or one player's name."""
-    who = [names[s] for s in seats]
-    if len(who) == 1:
-        return who[0]
-    if all(n.startswith("Seat ") for n in who):
-        return "Seats " + " & ".join(n.removeprefix("Seat ") for n in who)
-    return " & ".join(who)
 
 
 def place_after_leader(k: int, seats: int) -> str:

@@ -199,7 +199,7 @@ def test_replay_reads_the_json_lines_simulate_prints(
     assert [line for line in text.splitlines() if line.startswith("match on line")] == [
         f"match on line {n}:" for n in range(1, len(records) + 1)
     ]
-    assert text.count("match: Seat") == sum(r["result"]["winner"] is not None for r in records)
+    assert text.count(" win, ") == sum(r["result"]["winner"] is not None for r in records)
 
 
 def test_replay_still_reads_one_pretty_printed_document(

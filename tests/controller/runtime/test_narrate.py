@@ -9,7 +9,8 @@ import re
 import pytest
 
 from controller.cli import main
-from controller.runtime.narrate import Narrator, place_after_leader, side_label
+from controller.rules.names import side_label
+from controller.runtime.narrate import Narrator, place_after_leader
 from tests.controller.table.helpers import truth
 
 
