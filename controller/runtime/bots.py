@@ -18,11 +18,11 @@ from typing import Literal, cast
 from controller.errors import ControllerError
 from controller.rules.hand import Hand
 from controller.rules.match import NoDoubleDealtError
-from controller.rules.moves import Move, Play
+from controller.rules.moves import Draw, Move, Pass, Play
 from controller.rules.options import Boneyard
 from controller.rules.simulate import deal, play_hand, random_bot
 from controller.table.inputs import Laid, Pips, VisionEnd
-from controller.table.state import MatchState
+from controller.table.state import MatchState, fresh_engine
 
 StepKind = Literal["claim", "lay", "press", "reveal"]
 
@@ -60,7 +60,7 @@ def bot_hand(ms: MatchState, seed: int) -> BotHand:
     rng = random.Random(f"domino-demo/{seed}/{hs.number}")
     hand = _deal(ms, rng, hs.engine.leader if hs.leader_known else None)
     play_hand(hand, [random_bot] * ms.rules.seats, rng)
-    moves = tuple(hand.moves)
+    moves = tuple(hand.moves) + _passes_to_show_the_block(ms, hand.moves)
     if not _same_moves(hs.moves, moves):
         raise BotHandError(
             f"hand {hs.number + 1} was begun by the fixture, not dealt by the bots: "
@@ -107,6 +107,19 @@ def _deal(ms: MatchState, rng: random.Random, leader: int | None) -> Hand:
             if leader is None or hand.leaders == frozenset({leader}):
                 return hand
     raise BotHandError(f"no deal lets seat {leader} lead under these rules")
+
+
+def _passes_to_show_the_block(ms: MatchState, moves: Sequence[Move]) -> tuple[Move, ...]:
+    """With every hand known, a block is certain once nobody can play; a table that sees only
+    the line knows it when every seat has passed in turn (RULES.md section 5). The passes it
+    needs to see, pressed in turn after the bots' last move."""
+    observed, _ = fresh_engine(ms, frozenset({moves[0].seat}))
+    for move in moves:
+        observed.push(Draw(move.seat, None) if isinstance(move, Draw) else move)
+    passes: list[Move] = []
+    while not observed.over and observed.turn is not None and len(passes) < ms.rules.seats:
+        passes.append(observed.push(Pass(observed.turn)))
+    return tuple(passes)
 
 
 def _same_moves(done: Sequence[Move], planned: Sequence[Move]) -> bool:
