@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     demo.add_argument("--rules", default=None, help="preset when the fixture has no truth.json")
     demo.add_argument(
         "--target",
-        type=int,
+        type=_positive,
         default=None,
         metavar="N",
         help="points to win the match (default 50, a short match; with --fixture-only the "
@@ -105,6 +105,16 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     export.add_argument("--table", default="table-1", help="table id")
     export.add_argument("--out", type=Path, default=None, help="file to write (default stdout)")
     export.set_defaults(handler=_export)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
 
 
 def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:

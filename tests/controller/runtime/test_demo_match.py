@@ -77,6 +77,15 @@ def test_the_demo_plays_the_match_to_its_end(
     assert "bots play from hand 2 on" in err
 
 
+@pytest.mark.parametrize("target", ["0", "-5", "ten"])
+def test_a_bad_target_is_one_usage_error(target: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["demo", "--no-live", "--target", target])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--target" in err and "Traceback" not in err
+
+
 def test_a_restarted_demo_finishes_the_bots_hand_it_was_in(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
