@@ -158,65 +158,72 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
         if line:
             say(line)
 
+    lingered: list[bool] = []
+
     def linger() -> None:
         """Keep the table and the scoreboard up, showing the final state, until Ctrl-C."""
         if args.exit_when_done or live.station is None or not live.station.scoreboard_url:
             return
+        lingered.append(True)
         say(_final_words(runtime))
         say(f"demo: scoreboard at {live.station.scoreboard_url} (Ctrl-C to quit)")
         with contextlib.suppress(KeyboardInterrupt):
             _wait_for_interrupt()
 
-    try:
-        with (
-            _sigterm_as_interrupt(),
-            tempfile.TemporaryDirectory(prefix="domino-demo-") as tmp,
-        ):
-            path = args.journal or Path(tmp) / "journal.sqlite"
-            with Journal(path, table=args.table) as journal:
-                runtime = TableRuntime(
-                    table=args.table,
-                    journal=journal,
-                    publisher=FanoutPublisher(publishers),
-                    on_event=show,
-                )
-                if runtime.restored_inputs:
-                    say(f"demo: resumed from {path} ({runtime.restored_inputs} inputs replayed)")
-                ms = runtime.state.match
-                if ms is not None:
-                    hs = ms.hand
-                    prov = None if hs is None or hs.leader_known else provisional_leader(hs)
-                    narrator.restore(ms.seat_names, ms.rules, prov if hs and hs.moves else None)
-                runtime.start()
-                try:
-                    report = run_fixture(
-                        fixture,
-                        runtime,
-                        clock=SystemClock(),
-                        speed=args.speed,
-                        buttons=args.buttons,
-                        recogniser=args.recogniser,
-                        preset=args.rules,
-                        options=options,
-                        finish_match=None if args.fixture_only else args.seed,
-                        note=lambda text: say(f"demo: {text}"),
-                        linger=linger,
+    with _stop_signals():
+        try:
+            with tempfile.TemporaryDirectory(prefix="domino-demo-") as tmp:
+                path = args.journal or Path(tmp) / "journal.sqlite"
+                with Journal(path, table=args.table) as journal:
+                    runtime = TableRuntime(
+                        table=args.table,
+                        journal=journal,
+                        publisher=FanoutPublisher(publishers),
+                        on_event=show,
                     )
-                finally:
-                    runtime.stop()
-                say(
-                    f"demo: {report.frames} frames, {report.fed} inputs fed "
-                    f"({report.skipped} already journaled), recogniser: {report.recogniser}"
-                    + (f"; {report.bot_hands} hand(s) played by bots" if report.bot_hands else "")
-                )
-                result = result_json(runtime.state)
-                final = _final_words(runtime)
-    finally:
-        live.stop()
+                    if runtime.restored_inputs:
+                        say(
+                            f"demo: resumed from {path} ({runtime.restored_inputs} inputs replayed)"
+                        )
+                    ms = runtime.state.match
+                    if ms is not None:
+                        hs = ms.hand
+                        prov = None if hs is None or hs.leader_known else provisional_leader(hs)
+                        narrator.restore(ms.seat_names, ms.rules, prov if hs and hs.moves else None)
+                    runtime.start()
+                    try:
+                        report = run_fixture(
+                            fixture,
+                            runtime,
+                            clock=SystemClock(),
+                            speed=args.speed,
+                            buttons=args.buttons,
+                            recogniser=args.recogniser,
+                            preset=args.rules,
+                            options=options,
+                            finish_match=None if args.fixture_only else args.seed,
+                            note=lambda text: say(f"demo: {text}"),
+                            linger=linger,
+                        )
+                    finally:
+                        runtime.stop()
+                    say(
+                        f"demo: {report.frames} frames, {report.fed} inputs fed "
+                        f"({report.skipped} already journaled), recogniser: {report.recogniser}"
+                        + (
+                            f"; {report.bot_hands} hand(s) played by bots"
+                            if report.bot_hands
+                            else ""
+                        )
+                    )
+                    result = result_json(runtime.state)
+                    final = _final_words(runtime)
+        finally:
+            live.stop()
     if args.exit_when_done:
         print(json.dumps(result, indent=2))
         return 0
-    if live.station is None:
+    if not lingered:
         say(final)
     return 0
 
@@ -247,9 +254,11 @@ def _wait_for_interrupt() -> None:
 
 
 @contextlib.contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM (``kill``, ``timeout``, systemd) stops like Ctrl-C: everything is shut down in
-    order, and the seat device and the table say they are gone."""
+def _stop_signals() -> Iterator[None]:
+    """Ctrl-C or SIGTERM (``kill``, ``timeout``, systemd) starts a clean stop: everything is shut
+    down in order, and the seat device and the table say they are gone. Further signals are
+    ignored until it is done (a second Ctrl-C must not cut it short); then the handlers are back.
+    """
     import signal
     import threading
 
@@ -258,13 +267,16 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         return
 
     def interrupt(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous = signal.signal(signal.SIGINT, interrupt), signal.signal(signal.SIGTERM, interrupt)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous[0])
+        signal.signal(signal.SIGTERM, previous[1])
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -115,7 +115,7 @@ def test_a_restarted_demo_finishes_the_bots_hand_it_was_in(
 def test_the_scoreboard_stays_up_with_the_result_until_ctrl_c_then_the_device_is_gone(
     stop: signal.Signals,
 ) -> None:
-    """Ctrl-C, or SIGTERM (``kill``, ``timeout``, systemd), is a clean stop."""
+    """Ctrl-C, or SIGTERM (``kill``, ``timeout``, systemd), is a clean stop, even sent twice."""
     _mosquitto()
     with MosquittoBroker() as broker:
         proc = subprocess.Popen(
@@ -152,6 +152,7 @@ def test_the_scoreboard_stays_up_with_the_result_until_ctrl_c_then_the_device_is
             assert view["state"]["device"]["link"] == "up"
             assert proc.poll() is None  # still up: nothing ends it but Ctrl-C
             proc.send_signal(stop)
+            proc.send_signal(stop)  # twice, as an impatient person or timeout(1) does
             _, rest = proc.communicate(timeout=60)
         finally:
             if proc.poll() is None:
