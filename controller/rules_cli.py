@@ -16,10 +16,16 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "replay",
         help="validate and score a game record",
         description="Validate a game record (RULES.md section 6) and print per-hand results and "
-        "match totals. An illegal record exits with status 1 and names the hand, the move and "
-        "the reason; unusable input exits with status 2.",
+        "match totals; JSON lines (one match per line) give one result per match, in order "
+        "(with --json, one JSON result per line). An illegal record exits with status 1 and "
+        "names the hand, the move and the reason; unusable input exits with status 2.",
     )
-    replay.add_argument("record", metavar="RECORD.json", help="the game record ('-' for stdin)")
+    replay.add_argument(
+        "record",
+        metavar="RECORD.json",
+        help="the game record ('-' for stdin): one JSON document, or JSON lines with one match "
+        "per line (as simulate --json prints)",
+    )
     replay.add_argument("--rules", metavar="NAME", help="rules preset (default: the record's)")
     _add_option_args(replay)
     replay.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -104,25 +110,45 @@ def _overrides(args: argparse.Namespace) -> dict[str, object]:
 
 def _replay(args: argparse.Namespace) -> int:
     from controller.errors import ControllerError
-    from controller.rules.record import load_record, parse_json, parse_record, replay
+    from controller.rules.record import load_records, parse_record, parse_records, replay
 
     where = "<stdin>" if args.record == "-" else args.record
-    data = parse_json(sys.stdin.read(), where) if args.record == "-" else load_record(args.record)
-    try:
-        record = parse_record(data, rules_name=args.rules, overrides=_overrides(args))
-        result = replay(record)
-    except ControllerError as exc:
-        exc.args = (f"{where}: {exc}",)
-        raise
-    if args.json:
-        print(json.dumps(result.to_json()))
+    if args.record == "-":
+        records = parse_records(sys.stdin.read(), where)
     else:
+        records = load_records(args.record)
+    results = []
+    # every record is checked before anything is printed: a bad line is the only output
+    for line, data in records:
+        at = where if line is None else f"{where}: line {line}"
+        try:
+            record = parse_record(data, rules_name=args.rules, overrides=_overrides(args))
+            results.append((line, replay(record)))
+        except ControllerError as exc:
+            exc.args = (f"{at}: {exc}",)
+            raise
+    for line, result in results:
+        if args.json:
+            print(json.dumps(result.to_json()))
+            continue
+        if line is not None:
+            if line != results[0][0]:
+                print()
+            print(f"match on line {line}:")
         _print_replay(result)
     return 0
 
 
 def _side_name(names: Sequence[str], seats: Sequence[int]) -> str:
-    return "+".join(names[s] for s in seats)
+    from controller.rules.names import side_label
+
+    return side_label(names, seats)
+
+
+def _wins(side: str, pairs: bool) -> str:
+    from controller.rules.names import wins
+
+    return wins(side, 2 if pairs else 1)
 
 
 def _print_replay(result: Any) -> None:
@@ -141,7 +167,7 @@ def _print_replay(result: Any) -> None:
             how = f"{r.result}, nobody scores"
         else:
             by = names[r.winning_seat] if r.winning_seat is not None else sides[r.winner]
-            how = f"{r.result} ({by}), {sides[r.winner]} wins"
+            how = f"{r.result} ({by}), {_wins(sides[r.winner], rules.partnerships)}"
         gains = ", ".join(f"{sides[s]} +{p}" for s, p in enumerate(r.points) if p)
         extras = "".join(
             f"; {b.kind.replace('_', ' ')} +{b.points} {sides[b.side]}"
@@ -157,7 +183,8 @@ def _print_replay(result: Any) -> None:
     if result.unfinished is not None:
         print(f"hand {result.unfinished.number + 1}: in progress")
     if result.winner is not None:
-        print(f"match: {sides[result.winner]} wins, {'-'.join(map(str, result.totals))}")
+        won = _wins(sides[result.winner], rules.partnerships)
+        print(f"match: {won}, {'-'.join(map(str, result.totals))}")
     else:
         print(f"match: not finished, {'-'.join(map(str, result.totals))}")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -25,8 +25,10 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         description=(
             "Plays a recorded fixture through the controller: the video through the scene "
             "watcher, buttons.jsonl pressed on the simulated seat device (a pty read by the real "
-            "bridge), the table session and its journal. Shows moves and scores as they are read. "
-            f"{_LIVE_NOTE}."
+            "bridge), the table session and its journal. When the fixture ends before the match "
+            "does, bots play the rest of it (to 50 points unless --target says otherwise). Shows "
+            "moves and scores as they are read; the scoreboard then shows the final state until "
+            f"Ctrl-C. {_LIVE_NOTE}."
         ),
     )
     demo.add_argument("--fixture", type=Path, default=None, help="fixture directory")
@@ -45,7 +47,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     demo.add_argument(
         "--exit-when-done",
         action="store_true",
-        help="print the final match result as JSON (the shape of replay --json) and exit 0",
+        help="print the final match result as JSON (the shape of replay --json) and exit 0; "
+        "without it the scoreboard stays up, showing the final state, until Ctrl-C",
     )
     demo.add_argument("--journal", type=Path, default=None, help="journal file (resumes it)")
     demo.add_argument("--table", default="table-1", help="table id")
@@ -62,6 +65,23 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="auto: vision.recognition when present, else the fixture's truth oracle",
     )
     demo.add_argument("--rules", default=None, help="preset when the fixture has no truth.json")
+    demo.add_argument(
+        "--target",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="points to win the match (default 50, a short match; with --fixture-only the "
+        "fixture's own rules)",
+    )
+    demo.add_argument(
+        "--fixture-only",
+        action="store_true",
+        help="stop where the fixture ends; by default, when it ends before the match does, bots "
+        "play the rest of the match (the shipped fixture films one hand)",
+    )
+    demo.add_argument(
+        "--seed", type=int, default=1, metavar="S", help="the bots' deals and choices (default 1)"
+    )
     demo.add_argument("--quiet", action="store_true", help="no progress on stderr")
     demo.set_defaults(handler=_demo)
 
@@ -102,61 +122,29 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     export.set_defaults(handler=_export)
 
 
-def describe_event(event: Mapping[str, Any], seats: list[str] | None = None) -> str | None:
-    """One progress line for an event, or None for those not worth a line."""
-    kind = event.get("kind")
-
-    def who(seat: object) -> str:
-        if isinstance(seat, int) and seats and 0 <= seat < len(seats):
-            known = "" if event.get("seat_known", True) else "?"
-            return f"{seats[seat]}{known}"
-        return f"seat {seat}"
-
-    if kind == "tile_played":
-        end = f" at {event['end']}" if event.get("end") else ""
-        return f"  move {event['move']:>2}: {who(event['seat'])} plays {event['play']}{end}"
-    if kind == "pass":
-        return f"  move {event['move']:>2}: {who(event['seat'])} passes"
-    if kind == "draw":
-        return f"  move {event['move']:>2}: {who(event['seat'])} draws {event['draw']}"
-    if kind == "hand_started":
-        return f"hand {event['hand']} (leaders {event['leaders']})"
-    if kind == "leader_known":
-        return f"  seat {event['leader']} led this hand ({event['how']}): seats settled"
-    if kind == "hand_over":
-        return f"  hand over: {event['outcome']}; tiles left {event['counts']}: reveal them"
-    if kind == "reveal":
-        return f"  seat {event['seat']} shows {' '.join(event['tiles']) or 'nothing'}"
-    if kind == "hand_end":
-        return (
-            f"hand {event['hand']} scored: {event['result']}, side {event['winner']} wins "
-            f"{event['points']}; totals {event['totals']}"
-        )
-    if kind == "match_end":
-        return f"match over: side {event['winner']} wins {event['totals']}"
-    if kind in ("renuncio", "pase_corrido", "capicua", "end_score", "correction", "undo"):
-        return f"  {kind}: " + ", ".join(
-            f"{k}={v}" for k, v in event.items() if k not in ("seq", "t", "kind")
-        )
-    if kind == "alert":
-        return f"  ALERT ({event.get('alert')}): {event.get('message')}"
-    if kind == "device":
-        return f"  seat device {event['link']}: {event['detail']}"
-    return None
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
 
 
 def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     import json
     import tempfile
-    import threading
 
     from controller.journal import Journal
     from controller.runtime import MemoryPublisher, SystemClock, TableRuntime
     from controller.runtime.fixture import run_fixture
     from controller.runtime.live_hooks import LiveServices, start_live
+    from controller.runtime.narrate import Narrator
     from controller.runtime.preflight import check_demo
     from controller.runtime.publisher import FanoutPublisher, Publisher
     from controller.table import result_json
+    from controller.table.state import provisional_leader
 
     err = err or sys.stderr
     fixture = args.fixture or DEFAULT_FIXTURE
@@ -171,6 +159,10 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
         broker=args.broker,
         http_port=args.http_port,
     )
+    quiet = args.quiet
+    options: dict[str, object] = {}
+    if args.target is not None or not args.fixture_only:
+        options["target"] = args.target if args.target is not None else DEMO_TARGET
     if args.no_live:
         live = LiveServices(None, "live state off (--no-live)")
     else:
@@ -180,7 +172,6 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
             table=args.table,
             on_broker=lambda line: print(f"demo: {line}", file=err, flush=True),
         )
-    quiet = args.quiet
     if not quiet:
         print(f"demo: fixture {fixture}", file=err)
         print(f"demo: {live.note}", file=err)
@@ -188,67 +179,136 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     publishers: list[Publisher] = [memory]
     if live.publisher is not None:
         publishers.append(live.publisher)
-    seats: list[str] = []
+    narrator = Narrator()
+
+    def say(text: str) -> None:
+        if not quiet:
+            print(text, file=err, flush=True)
 
     def show(event: Mapping[str, Any]) -> None:
-        if event.get("kind") == "match_started":
-            seats[:] = list(event.get("seats", []))
-        line = describe_event(event, seats)
-        if line and not quiet:
-            print(line, file=err, flush=True)
+        line = narrator.line(event)
+        if line:
+            say(line)
 
-    with tempfile.TemporaryDirectory(prefix="domino-demo-") as tmp:
-        path = args.journal or Path(tmp) / "journal.sqlite"
-        with Journal(path, table=args.table) as journal:
-            runtime = TableRuntime(
-                table=args.table,
-                journal=journal,
-                publisher=FanoutPublisher(publishers),
-                on_event=show,
-            )
-            if runtime.restored_inputs and not quiet:
-                print(
-                    f"demo: resumed from {path} ({runtime.restored_inputs} inputs replayed)",
-                    file=err,
-                )
-            if runtime.state.match is not None:
-                seats[:] = list(runtime.state.match.seat_names)
-            runtime.start()
-            try:
-                report = run_fixture(
-                    fixture,
-                    runtime,
-                    clock=SystemClock(),
-                    speed=args.speed,
-                    buttons=args.buttons,
-                    recogniser=args.recogniser,
-                    preset=args.rules,
-                )
-            except BaseException:
-                live.stop()
-                raise
-            finally:
-                runtime.stop()
-            if not quiet:
-                print(
-                    f"demo: {report.frames} frames, {report.fed} inputs fed "
-                    f"({report.skipped} already journaled), recogniser: {report.recogniser}",
-                    file=err,
-                )
-            result = result_json(runtime.state)
+    lingered: list[bool] = []
+
+    def linger() -> None:
+        """Keep the table and the scoreboard up, showing the final state, until Ctrl-C."""
+        if args.exit_when_done or live.station is None or not live.station.scoreboard_url:
+            return
+        lingered.append(True)
+        say(_final_words(runtime))
+        say(f"demo: scoreboard at {live.station.scoreboard_url} (Ctrl-C to quit)")
+        with contextlib.suppress(KeyboardInterrupt):
+            _wait_for_interrupt()
+
+    with _stop_signals():
+        try:
+            with tempfile.TemporaryDirectory(prefix="domino-demo-") as tmp:
+                path = args.journal or Path(tmp) / "journal.sqlite"
+                with Journal(path, table=args.table) as journal:
+                    runtime = TableRuntime(
+                        table=args.table,
+                        journal=journal,
+                        publisher=FanoutPublisher(publishers),
+                        on_event=show,
+                    )
+                    if runtime.restored_inputs:
+                        say(
+                            f"demo: resumed from {path} ({runtime.restored_inputs} inputs replayed)"
+                        )
+                    ms = runtime.state.match
+                    if ms is not None:
+                        hs = ms.hand
+                        prov = None if hs is None or hs.leader_known else provisional_leader(hs)
+                        narrator.restore(ms.seat_names, ms.rules, prov if hs and hs.moves else None)
+                    runtime.start()
+                    try:
+                        report = run_fixture(
+                            fixture,
+                            runtime,
+                            clock=SystemClock(),
+                            speed=args.speed,
+                            buttons=args.buttons,
+                            recogniser=args.recogniser,
+                            preset=args.rules,
+                            options=options,
+                            finish_match=None if args.fixture_only else args.seed,
+                            note=lambda text: say(f"demo: {text}"),
+                            linger=linger,
+                        )
+                    finally:
+                        runtime.stop()
+                    say(
+                        f"demo: {report.frames} frames, {report.fed} inputs fed "
+                        f"({report.skipped} already journaled), recogniser: {report.recogniser}"
+                        + (
+                            f"; {report.bot_hands} hand(s) played by bots"
+                            if report.bot_hands
+                            else ""
+                        )
+                    )
+                    result = result_json(runtime.state)
+                    final = _final_words(runtime)
+        finally:
+            live.stop()
     if args.exit_when_done:
-        live.stop()
         print(json.dumps(result, indent=2))
         return 0
-    if not quiet:
-        print(f"demo: totals {result['totals']}, winner {result['winner']}", file=err)
-    if live.station is not None and live.station.scoreboard_url and sys.stdin.isatty():
-        # Interactive: keep the final state on the scoreboard until the person is done.
-        print(f"demo: scoreboard at {live.station.scoreboard_url} (Ctrl-C to quit)", file=err)
-        with contextlib.suppress(KeyboardInterrupt):
-            threading.Event().wait()
-    live.stop()
+    if not lingered:
+        say(final)
     return 0
+
+
+#: the demo's match is short unless told otherwise (--target)
+DEMO_TARGET = 50
+
+
+def _final_words(runtime: Any) -> str:
+    """The match's standing in one line, seats named as on the scoreboard."""
+    from controller.runtime.narrate import Narrator
+
+    ms = runtime.state.match
+    if ms is None:
+        return "demo: no match was played"
+    narrator = Narrator(ms.seat_names, ms.rules)
+    totals = ", ".join(f"{narrator.side(i)} {t}" for i, t in enumerate(ms.totals))
+    if ms.winner is None:
+        return f"demo: the match is not over ({totals})"
+    verb = "win" if ms.rules.partnerships else "wins"
+    return f"demo: match over, {narrator.side(ms.winner)} {verb} ({totals})"
+
+
+def _wait_for_interrupt() -> None:
+    import threading
+
+    threading.Event().wait()
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[None]:
+    """Ctrl-C or SIGTERM (``kill``, ``timeout``, systemd) starts a clean stop: everything is shut
+    down in order, and the seat device and the table say they are gone. Further signals are
+    ignored until it is done (a second Ctrl-C must not cut it short); then the handlers are back.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupt), signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous[0])
+        signal.signal(signal.SIGTERM, previous[1])
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -1,7 +1,7 @@
 """``domino-table device-sim``: a simulated seat device on a pty, replayed or driven by keys.
 
-Also runs alone: ``python -m firmware_bridge.sim_cli``. Keys: ``1``-``4`` short press on seat
-0-3, shifted (``!@#$``) long press, ``q w e r`` double press, ``b`` reboot, ``u`` unplug/replug,
+Also runs alone: ``python -m firmware_bridge.sim_cli``. Keys: ``1``-``4`` short press on Seat
+1-4, shifted (``!@#$``) long press, ``q w e r`` double press, ``b`` reboot, ``u`` unplug/replug,
 ``x`` quit.
 """
 
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace, *, stdin: TextIO | None = None, out: TextIO | 
                     if delay > 0 and done.wait(delay):
                         return
                     seq = device.press(press.seat, press.gesture)
-                    print(f"seat {press.seat} {press.gesture} (#{seq})", file=out, flush=True)
+                    print(f"Seat {press.seat + 1} {press.gesture} (#{seq})", file=out, flush=True)
                 if args.exit_when_done:
                     done.wait(2.0)
                     done.set()
@@ -92,7 +92,7 @@ def _keyboard(device: PtyDevice, stdin: TextIO, out: TextIO, done: threading.Eve
                 seat, name = KEYS[key]
                 gesture = Gesture.parse(name)
                 seq = device.press(seat, gesture)
-                print(f"seat {seat} {gesture} (#{seq})", file=out, flush=True)
+                print(f"Seat {seat + 1} {gesture} (#{seq})", file=out, flush=True)
             elif key == "b":
                 device.reboot()
                 print("rebooted", file=out, flush=True)
@@ -128,7 +128,7 @@ def _cbreak(stdin: TextIO) -> Iterator[None]:
 
 
 def _show_leds(leds: tuple[LedState, ...], out: TextIO) -> None:
-    print("LEDs " + " ".join(f"{i}={s}" for i, s in enumerate(leds)), file=out, flush=True)
+    print("LEDs " + " ".join(f"{i + 1}={s}" for i, s in enumerate(leds)), file=out, flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

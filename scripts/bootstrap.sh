@@ -19,18 +19,25 @@ pick_python() {
     return 1
 }
 
+# ensure_venv EXTRAS [PIP-OPTION...]: the project with those extras ("dev"), or with none ("").
 ensure_venv() {
-    local extras="$1"
+    local extras="${1:-}"
+    shift || true
     if [ ! -x "$VENV/bin/python" ]; then
         echo "==> creating virtual environment in $VENV" >&2
         "$(pick_python)" -m venv "$VENV"
     fi
-    local stamp="$VENV/.installed-$extras"
+    local target="$ROOT" name="domino-table"
+    if [ -n "$extras" ]; then
+        target="$ROOT[$extras]"
+        name="domino-table[$extras]"
+    fi
+    local stamp="$VENV/.installed-${extras:-core}"
     if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
-        echo "==> installing domino-table[$extras] into $VENV" >&2
-        "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2
+        echo "==> installing $name into $VENV" >&2
+        "$VENV/bin/python" -m pip install --quiet "$@" --upgrade pip >&2
         # compat mode puts the clone on sys.path with a .pth line: no import hook at start-up.
-        "$VENV/bin/python" -m pip install --quiet -e "$ROOT[$extras]" \
+        "$VENV/bin/python" -m pip install --quiet "$@" -e "$target" \
             --config-settings editable_mode=compat >&2
         touch "$stamp"
     fi

@@ -24,14 +24,14 @@ class Play(NamedTuple):
 
     def __str__(self) -> str:
         where = f" at {self.end}" if self.end else ""
-        return f"seat {self.seat} plays {self.tile}{where}"
+        return f"Seat {self.seat + 1} plays {self.tile}{where}"
 
 
 class Pass(NamedTuple):
     seat: int
 
     def __str__(self) -> str:
-        return f"seat {self.seat} passes"
+        return f"Seat {self.seat + 1} passes"
 
 
 class Draw(NamedTuple):
@@ -42,7 +42,7 @@ class Draw(NamedTuple):
     tile: Tile | None = None
 
     def __str__(self) -> str:
-        return f"seat {self.seat} draws {self.tile or '?'}"
+        return f"Seat {self.seat + 1} draws {self.tile or '?'}"
 
 
 Move = Play | Pass | Draw
@@ -125,8 +125,8 @@ class Renuncio:
             f"played it at move {self.play_move + 1}" if self.play_move is not None else "kept it"
         )
         return (
-            f"renuncio: seat {self.seat} passed at move {self.pass_move + 1} with no {self.number} "
-            f"but held {self.tile} ({shown})"
+            f"renuncio: Seat {self.seat + 1} passed at move {self.pass_move + 1} with no "
+            f"{self.number} but held {self.tile} ({shown})"
         )
 
 

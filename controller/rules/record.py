@@ -80,17 +80,55 @@ class Replay:
 
 def load_record(path: Path | str) -> dict[str, Any]:
     """Read a record file as JSON (no validation beyond being a JSON object)."""
+    return parse_json(_read_text(path), str(path))
+
+
+def load_records(path: Path | str) -> list[tuple[int | None, dict[str, Any]]]:
+    """Read a file of one record or of JSON lines: see :func:`parse_records`."""
+    return parse_records(_read_text(path), str(path))
+
+
+def _read_text(path: Path | str) -> str:
     p = Path(path)
     try:
         size = p.stat().st_size
         if size > MAX_RECORD_BYTES:
             raise RecordError(f"{p}: {size} bytes is too large for a game record")
-        text = p.read_text(encoding="utf-8")
+        return p.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise RecordError(f"{p}: not UTF-8 text ({exc.reason})") from None
     except OSError as exc:
         raise RecordError(f"{p}: cannot read: {exc.strerror or exc}") from None
-    return parse_json(text, str(p))
+
+
+def parse_records(text: str, where: str = "record") -> list[tuple[int | None, dict[str, Any]]]:
+    """One record (one JSON document, laid out any way) or JSON lines (one record per line, as
+    ``simulate --json`` prints them; blank lines are skipped). Each record comes with the line
+    it is on, or ``None`` for a single document. A bad line raises :class:`RecordError`
+    naming it."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.msg != "Extra data":
+            raise RecordError(
+                f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+            ) from None
+    else:
+        return [(None, _record_object(data, where))]
+    out: list[tuple[int | None, dict[str, Any]]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        at = f"{where}: line {number}"
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordError(
+                f"{at}: not valid JSON (column {exc.colno}: {exc.msg}); "
+                "JSON lines hold one whole record per line"
+            ) from None
+        out.append((number, _record_object(value, at)))
+    return out
 
 
 def parse_json(text: str, where: str = "record") -> dict[str, Any]:
@@ -100,6 +138,10 @@ def parse_json(text: str, where: str = "record") -> dict[str, Any]:
         raise RecordError(
             f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
+    return _record_object(data, where)
+
+
+def _record_object(data: object, where: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise RecordError(f"{where}: a game record is a JSON object, not {type(data).__name__}")
     return data

@@ -12,7 +12,7 @@ import json
 import logging
 import queue
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -40,6 +40,10 @@ class FixtureRun:
     fed: int = 0
     skipped: int = 0
     presses: int = 0
+    #: hands the bots played after the fixture (``finish_match``)
+    bot_hands: int = 0
+    #: why the match did not reach its end, when it did not (``finish_match``)
+    unfinished: str | None = None
     #: seconds from a settled frame's arrival to its new state being published
     settle_to_state_s: list[float] = field(default_factory=list)
 
@@ -78,8 +82,11 @@ def pick_recogniser(
     return TruthOracle(truth, clock), "truth oracle (truth.json; vision.recognition not in use)"
 
 
-def fixture_match(fixture: Path, preset: str | None) -> NewMatch:
-    """The match a fixture plays: from its truth record when rendered, else ``preset``."""
+def fixture_match(
+    fixture: Path, preset: str | None, options: Mapping[str, object] | None = None
+) -> NewMatch:
+    """The match a fixture plays: from its truth record when rendered, else ``preset``;
+    ``options`` (``target``, say) over the record's."""
     truth_path = fixture / "truth.json"
     if preset is None and truth_path.exists():
         record = json.loads(truth_path.read_text(encoding="utf-8")).get("record", {})
@@ -87,10 +94,10 @@ def fixture_match(fixture: Path, preset: str | None) -> NewMatch:
         return NewMatch(
             0.0,
             str(record.get("rules", "latin")),
-            dict(record.get("options") or {}),
+            {**dict(record.get("options") or {}), **(options or {})},
             None if seats is None else tuple(seats),
         )
-    return NewMatch(0.0, preset or "latin")
+    return NewMatch(0.0, preset or "latin", dict(options or {}))
 
 
 class _Pacer:
@@ -125,7 +132,10 @@ class _Device:
         self.seats = seats
 
     def close(self) -> None:
+        """Stop the bridge and the device. The bridge's last word (its link is down) goes to the
+        session like any other, so the live device state does not stay 'up' after a clean stop."""
         self.bridge.stop()
+        self.drain(self.runtime.state.t)
         self.device.stop()
 
     def set_leds(self, states: tuple[Any, ...]) -> None:
@@ -145,7 +155,7 @@ class _Device:
                 return
         raise TableRuntimeError("the simulated seat device never came up on its pty")
 
-    def press(self, seat: int, gesture: Any, t: float) -> None:
+    def press(self, seat: int, gesture: Any, t: float, source: str = "buttons") -> None:
         from firmware_bridge.types import ButtonGesture
 
         self.device.press(seat, gesture)
@@ -154,7 +164,7 @@ class _Device:
             event = self._next(deadline)
             if event is None:
                 raise TableRuntimeError(f"a press of seat {seat} never came through the bridge")
-            self.runtime.feed(device_input(event, t), "buttons" if _is_button(event) else "device")
+            self.runtime.feed(device_input(event, t), source if _is_button(event) else "device")
             if isinstance(event, ButtonGesture):
                 return
 
@@ -203,13 +213,23 @@ def run_fixture(
     buttons: ButtonMode = "pty",
     recogniser: RecogniserChoice = "auto",
     preset: str | None = None,
+    options: Mapping[str, object] | None = None,
     progress: Callable[[int, int], None] | None = None,
     max_frames: int | None = None,
     on_settled: Callable[[float], None] | None = None,
+    finish_match: int | None = None,
+    note: Callable[[str], None] | None = None,
+    linger: Callable[[], None] | None = None,
 ) -> FixtureRun:
     """Play ``fixture`` into ``runtime`` (which may have been restored from a journal).
     ``on_settled`` is called, once the runtime has taken a settled scene's inputs, with the
-    ``time.perf_counter()`` at which that frame arrived (for latency benchmarks)."""
+    ``time.perf_counter()`` at which that frame arrived (for latency benchmarks).
+
+    ``options`` (rules options over the fixture's) start the match when the runtime has none.
+    ``finish_match`` (a seed): when the fixture ends before the match does, bots play the rest
+    of it (:mod:`controller.runtime.bots`), their presses on the same seat device. ``note``
+    hears what the run does beyond the fixture. ``linger`` is called once everything is played,
+    before the seat device is stopped (the demo keeps the table up until Ctrl-C there)."""
     from firmware_bridge.sim import load_buttons
     from vision.calibration import load_table
     from vision.motion import SettleDetector, SettleParams
@@ -245,7 +265,7 @@ def run_fixture(
     skip_buttons = journal.delivered("buttons") if journal is not None else 0
     resume_t = runtime.state.t if runtime.state.inputs else -1.0
     if runtime.state.match is None:
-        runtime.feed(fixture_match(d, preset), "api")
+        runtime.feed(fixture_match(d, preset, options), "api")
     seats = runtime.state.match.rules.seats if runtime.state.match is not None else 4
     script_path = d / "buttons.jsonl"
     script = load_buttons(script_path, seats=seats) if script_path.exists() else []
@@ -307,7 +327,101 @@ def run_fixture(
         # readings of the last settled scene not yet tracked (the video ended while reading)
         feed_scene(watcher.flush(), time.perf_counter())
         press_due(float("inf"))
+        if finish_match is not None:
+            _finish_match(
+                runtime,
+                device,
+                pacer,
+                seed=finish_match,
+                report=report,
+                note=note or (lambda _: None),
+            )
+        if linger is not None:
+            linger()
     return report
+
+
+#: seconds of fixture time a bot takes per move, to show its tiles, and between two hands
+BOT_MOVE_S = 1.5
+BOT_REVEAL_S = 0.5
+BOT_NEXT_HAND_S = 3.0
+
+
+def _finish_match(
+    runtime: TableRuntime,
+    device: _Device | None,
+    pacer: _Pacer,
+    *,
+    seed: int,
+    report: FixtureRun,
+    note: Callable[[str], None],
+) -> None:
+    """Bots play hand after hand until the match is over (or the table stops agreeing)."""
+    from controller.runtime.bots import BotHandError, bot_hand
+    from controller.table import Revealed, TilesLaid
+
+    t = runtime.state.t
+    announced = False
+    while True:
+        ms = runtime.state.match
+        if ms is None or ms.hand is None:
+            return
+        hs = ms.hand
+        if hs.blocked:
+            report.unfinished = f"the table waits for {hs.waiting_for()}: the bots stop here"
+            note(report.unfinished)
+            return
+        try:
+            plan = bot_hand(ms, seed)
+        except BotHandError as exc:
+            report.unfinished = str(exc)
+            note(report.unfinished)
+            return
+        if not announced:
+            note(
+                f"the fixture ends before the match: bots play from hand {hs.number + 1} on "
+                "(their tiles told to the table as the camera reports them, their passes "
+                "pressed on the seat device)"
+            )
+            announced = True
+        done = len(hs.moves)
+        if not done:
+            t += BOT_NEXT_HAND_S  # a pause between hands (not again when resuming one)
+        for step in plan.steps:
+            now = runtime.state.match
+            if now is None or now.hand is None or now.hand.number != hs.number:
+                break
+            if step.kind == "claim" and now.hand.leader_known:
+                continue
+            if step.kind in ("lay", "press") and step.move < done:
+                continue
+            if step.kind == "reveal" and now.hand.reveals[step.seat] is not None:
+                continue
+            t += BOT_REVEAL_S if step.kind == "reveal" else BOT_MOVE_S
+            pacer.wait_until(t)
+            if step.kind == "lay":
+                assert step.laid is not None
+                runtime.feed(TilesLaid(t, (step.laid,)), "bots")
+            elif step.kind == "reveal":
+                runtime.feed(Revealed(t, step.seat, step.tiles), "bots")
+            elif device is not None:
+                device.press(step.seat, _short(), t, source="bots")
+            else:
+                runtime.feed(_button(t, step.seat, "short"), "bots")
+        after = runtime.state.match
+        if after is not None and len(after.results) == len(ms.results):
+            report.unfinished = (
+                f"hand {hs.number + 1} played by the bots did not score: the table does not agree"
+            )
+            note(report.unfinished)
+            return
+        report.bot_hands += 1
+
+
+def _short() -> Any:
+    from firmware_bridge.types import Gesture
+
+    return Gesture.SHORT
 
 
 def _button(t: float, seat: int, gesture: object) -> TableInput:

@@ -356,6 +356,11 @@ def run_table(
             stop.set()
             pumper.join(timeout=5)  # no input after the journal closes
             bridge.stop()
+            # the bridge's last word (its link is down) goes in too, so the live device state
+            # does not stay "up" after a clean stop
+            while not bridge.events.empty():
+                event = bridge.events.get_nowait()
+                runtime.feed(device_input(event, clock.now() - start), "device")
             runtime.stop()
             live.stop()
     return 0

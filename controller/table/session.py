@@ -172,6 +172,15 @@ def alert_json(alert: Alert) -> dict[str, Any]:
     }
 
 
+def _name(ms: MatchState, seat: int | None) -> str:
+    """A seat as people read it: its name ("Seat 1" unless the match names it), never 0-based."""
+    if seat is None:
+        return "nobody"
+    if 0 <= seat < len(ms.seat_names):
+        return ms.seat_names[seat]
+    return f"Seat {seat + 1}"
+
+
 def _alert_event(alert: Alert) -> dict[str, Any]:
     """An alert in an event (``kind`` there names the event, so the alert's kind is ``alert``)."""
     return {
@@ -251,7 +260,10 @@ def _new_match(state: TableState, inp: NewMatch, out: _Out) -> TableState:
     leader = inp.leader
     probe = st.new_hand_state(ms)
     if leader is not None and leader not in probe.leaders:
-        out.notice(st.REJECTED, f"seat {leader} cannot lead under these rules: ignored")
+        out.notice(
+            st.REJECTED,
+            f"Seat {leader + 1} cannot lead under these rules: ignored",
+        )
         leader = None
     hs = st.new_hand_state(ms, leader)
     out.event(
@@ -433,7 +445,7 @@ def _button(ms: MatchState, hs: HandState, inp: Button, out: _Out) -> MatchState
     n = ms.rules.seats
     seat = inp.seat
     if not 0 <= seat < n:
-        out.notice(st.WRONG_SEAT, f"a button of seat {seat} pressed, but only {n} seats play")
+        out.notice(st.WRONG_SEAT, f"a button of Seat {seat + 1} pressed, but only {n} seats play")
         return ms
     if hs.engine.over:
         if inp.gesture == "short":
@@ -443,12 +455,12 @@ def _button(ms: MatchState, hs: HandState, inp: Button, out: _Out) -> MatchState
                 if hs.reveals[s] is None and hs.engine.counts[s] > 0 and hs.leader_known
             ]
             if unread or (not hs.leader_known and not any(hs.reveals)):
-                who = ", ".join(map(str, unread)) or "every seat"
-                out.notice(st.REJECTED, f"show the tiles left first (seat {who})", seat)
+                who = ", ".join(_name(ms, s) for s in unread) or "every seat"
+                out.notice(st.REJECTED, f"show the tiles left first ({who})", seat)
                 return ms
-            return _score(ms, hs, out, force=True, by=f"seat {seat}")
+            return _score(ms, hs, out, force=True, by=_name(ms, seat))
         if hs.reveals[seat] is None:
-            out.notice(st.REJECTED, f"seat {seat}: no reading of your tiles to reject", seat)
+            out.notice(st.REJECTED, f"{_name(ms, seat)}: no reading of your tiles to reject", seat)
             return ms
         reveals = list(hs.reveals)
         reveals[seat] = None
@@ -460,34 +472,44 @@ def _button(ms: MatchState, hs: HandState, inp: Button, out: _Out) -> MatchState
         return _undo(ms, hs, seat, out)
     if hs.blocked:
         out.notice(
-            st.WRONG_SEAT, f"seat {seat} pressed, but the table waits for {hs.waiting_for()}", seat
+            st.WRONG_SEAT,
+            f"{_name(ms, seat)} pressed, but the table waits for {hs.waiting_for()}",
+            seat,
         )
         return ms
     eng = hs.engine
     if eng.line.empty:
         if hs.leader_known:
             if seat == eng.leader:
-                out.notice(st.REJECTED, f"seat {seat} leads: lay the opening tile", seat)
+                out.notice(st.REJECTED, f"{_name(ms, seat)} leads: lay the opening tile", seat)
             else:
-                out.notice(st.WRONG_SEAT, f"seat {seat} pressed, but seat {eng.leader} leads", seat)
+                out.notice(
+                    st.WRONG_SEAT,
+                    f"{_name(ms, seat)} pressed, but {_name(ms, eng.leader)} leads",
+                    seat,
+                )
             return ms
         if seat not in hs.leaders:
-            out.notice(st.WRONG_SEAT, f"seat {seat} cannot lead this hand", seat)
+            out.notice(st.WRONG_SEAT, f"{_name(ms, seat)} cannot lead this hand", seat)
             return ms
-        return replace(ms, hand=_make_leader(ms, hs, seat, out, how="claimed"))
+        return replace(
+            ms, hand=_make_leader(ms, hs, seat, out, how=f"claimed by {_name(ms, seat)}")
+        )
     if not hs.leader_known:
         # the first pass tells who is who: the presser is the seat whose turn it is
         assert eng.turn is not None
         leader = (st.provisional_leader(hs) or 0) + seat - eng.turn
         if leader % n not in hs.leaders:
-            out.notice(st.WRONG_SEAT, f"seat {seat} cannot be on turn here (bad leader)", seat)
+            out.notice(
+                st.WRONG_SEAT, f"{_name(ms, seat)} cannot be on turn here (bad leader)", seat
+            )
             return ms
-        hs = _make_leader(ms, hs, leader % n, out, how=f"seat {seat} pressed on its turn")
+        hs = _make_leader(ms, hs, leader % n, out, how=f"{_name(ms, seat)} pressed on its turn")
         eng = hs.engine
     if seat != eng.turn:
         out.notice(
             st.WRONG_SEAT,
-            f"seat {seat} pressed, but it is seat {eng.turn}'s turn: nothing recorded",
+            f"{_name(ms, seat)} pressed, but it is {_name(ms, eng.turn)}'s turn: nothing recorded",
             seat,
         )
         return replace(ms, hand=hs)
@@ -502,7 +524,7 @@ def _button(ms: MatchState, hs: HandState, inp: Button, out: _Out) -> MatchState
             reasons.append(str(exc))
             continue
         return replace(ms, hand=_applied(ms, hs, new_eng, recorded, out))
-    out.notice(st.REJECTED, f"seat {seat}: {'; '.join(reasons)}", seat)
+    out.notice(st.REJECTED, f"{_name(ms, seat)}: {'; '.join(reasons)}", seat)
     return replace(ms, hand=hs)
 
 
@@ -522,12 +544,12 @@ def _make_leader(ms: MatchState, hs: HandState, leader: int, out: _Out, *, how: 
 
 def _set_leader(ms: MatchState, hs: HandState, inp: SetLeader, out: _Out) -> MatchState:
     if inp.seat not in hs.leaders:
-        out.notice(st.REJECTED, f"seat {inp.seat} cannot lead this hand")
+        out.notice(st.REJECTED, f"{_name(ms, inp.seat)} cannot lead this hand")
         return ms
     try:
         return replace(ms, hand=_make_leader(ms, hs, inp.seat, out, how="set by a person"))
     except IllegalMoveError as exc:
-        out.notice(st.REJECTED, f"seat {inp.seat} cannot have led: {exc}")
+        out.notice(st.REJECTED, f"{_name(ms, inp.seat)} cannot have led: {exc}")
         return ms
 
 
@@ -535,7 +557,7 @@ def _misread(ms: MatchState, hs: HandState, seat: int, out: _Out) -> MatchState:
     """Long press: 'that is not what I played'. The last tile read is set aside (a stray) until it
     is taken back and laid again, or a person corrects it through the API."""
     if not hs.moves or not isinstance(hs.moves[-1], Play) or hs.blocked:
-        out.notice(st.REJECTED, f"seat {seat}: no tile to read again just now", seat)
+        out.notice(st.REJECTED, f"{_name(ms, seat)}: no tile to read again just now", seat)
         return ms
     last = hs.moves[-1]
     assert isinstance(last, Play)
@@ -546,7 +568,7 @@ def _misread(ms: MatchState, hs: HandState, seat: int, out: _Out) -> MatchState:
         pips,
         end,
         st.MISREAD,
-        f"seat {seat} says this is not what was played: take it back and lay it again, "
+        f"{_name(ms, seat)} says this is not what was played: take it back and lay it again, "
         "or correct it",
         last.seat if hs.leader_known else None,
     )
@@ -570,7 +592,11 @@ def _undo(ms: MatchState, hs: HandState, seat: int | None, out: _Out) -> MatchSt
         return ms
     last = hs.moves[-1]
     if seat is not None and hs.leader_known and last.seat != seat:
-        out.notice(st.WRONG_SEAT, f"seat {seat} cannot undo seat {last.seat}'s move ({last})", seat)
+        out.notice(
+            st.WRONG_SEAT,
+            f"{_name(ms, seat)} cannot undo {_name(ms, last.seat)}'s move ({last})",
+            seat,
+        )
         return ms
     moves = hs.moves[:-1]
     leaders = hs.engine.leaders if moves else (hs.engine.leaders if hs.leader_known else hs.leaders)
@@ -690,7 +716,7 @@ def reveal_status(ms: MatchState, hs: HandState) -> RevealStatus:
             wrong = next(s for s in range(n) if sizes[s] != counts[s])
             return RevealStatus(
                 "failed",
-                f"seat {wrong} shows {sizes[wrong]} tile(s) but should hold {counts[wrong]}",
+                f"{_name(ms, wrong)} shows {sizes[wrong]} tile(s) but should hold {counts[wrong]}",
             )
         return RevealStatus("failed", f"the tiles shown ({sizes}) fit no seat order")
     if len(matching) > 1:
@@ -701,9 +727,11 @@ def reveal_status(ms: MatchState, hs: HandState) -> RevealStatus:
     for seat, tiles in enumerate(shown):
         for tile in tiles:
             if tile not in rules.tileset:
-                return RevealStatus("failed", f"seat {seat} shows {tile}, not in this set")
+                return RevealStatus("failed", f"{_name(ms, seat)} shows {tile}, not in this set")
             if tile in eng.on_table:
-                return RevealStatus("failed", f"seat {seat} shows {tile}, which is on the line")
+                return RevealStatus(
+                    "failed", f"{_name(ms, seat)} shows {tile}, which is on the line"
+                )
             if tile in seen:
                 return RevealStatus("failed", f"{tile} is shown twice")
             seen.add(tile)
@@ -715,7 +743,7 @@ def reveal_status(ms: MatchState, hs: HandState) -> RevealStatus:
 def _revealed(ms: MatchState, hs: HandState, inp: Revealed, out: _Out) -> MatchState:
     n = ms.rules.seats
     if not 0 <= inp.seat < n:
-        out.notice(st.UNSURE, f"tiles shown at seat {inp.seat}, but only {n} seats play")
+        out.notice(st.UNSURE, f"tiles shown at Seat {inp.seat + 1}, but only {n} seats play")
         return ms
     tiles = tuple(sorted(Tile.of(*p) for p in inp.tiles))
     reveals = list(hs.reveals)

@@ -263,7 +263,9 @@ def live_state_body(snap: dict[str, Any]) -> dict[str, Any]:
         ends = hand["ends"]
         last = hand["last_move"]
         last_view = None
-        if last is not None:
+        # while nobody knows who led, the last move's seat is the session's guess: the live
+        # state names no seat rather than a wrong one (the page shows none)
+        if last is not None and hand.get("leader_known", True):
             kind = "play" if "play" in last else "pass" if "pass" in last else "draw"
             tile = last.get("play") or last.get("draw")
             last_view = {

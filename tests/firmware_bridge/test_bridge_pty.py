@@ -261,3 +261,7 @@ def test_device_sim_keyboard_keys_make_gestures_reboot_and_quit() -> None:
             assert not runner.is_alive()
     os.close(write_fd)
     assert "rebooted" in out.getvalue()
+    # people read seats from 1: key 1 is Seat 1 (0 in the protocol), key $ is Seat 4
+    lines = out.getvalue().splitlines()
+    assert any(line.startswith("Seat 1 short") for line in lines), lines
+    assert any(line.startswith("Seat 4 long") for line in lines), lines

@@ -222,6 +222,35 @@ def test_video_frames_are_what_opencv_reads(tmp_path: Path, fourcc: str, suffix:
     assert frames[0].luma_full_range is (fourcc == "MJPG")  # JPEG codes the full range
 
 
+@pytest.mark.parametrize(("fourcc", "suffix"), [("mp4v", ".mp4"), ("MJPG", ".avi")])
+def test_without_pyav_a_video_is_read_by_opencv_to_the_same_frames(
+    tmp_path: Path, fourcc: str, suffix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PyAV is the optional ``video`` extra (the demo's set-up leaves it out): without it the
+    same file gives the same frames, times and count."""
+    path = tmp_path / f"v{suffix}"
+    _gradient_video(path, 6, fourcc)
+    with VideoFileSource(path) as src:
+        with_pyav = [(f.index, f.t_seconds, f.image.copy()) for f in src]
+        fps = src.fps
+    monkeypatch.setitem(sys.modules, "av", None)  # import av: ModuleNotFoundError
+    with VideoFileSource(path) as src:
+        assert src.fps == fps and src.frame_count == 6
+        frames = list(src)
+    assert [(f.index, f.t_seconds) for f in frames] == [(i, t) for i, t, _ in with_pyav]
+    images = [img for _, _, img in with_pyav]
+    assert all(np.array_equal(f.image, img) for f, img in zip(frames, images, strict=True))
+    assert all(f.luma is None for f in frames)
+    with pytest.raises(FrameSourceError, match="cannot be opened"):
+        VideoFileSource(_not_a_video(tmp_path))
+
+
+def _not_a_video(tmp_path: Path) -> Path:
+    path = tmp_path / "junk.mp4"
+    path.write_bytes(b"not a video at all" * 100)
+    return path
+
+
 def test_frame_images_are_converted_once_and_only_when_asked() -> None:
     made: list[int] = []
 

@@ -175,6 +175,78 @@ def test_simulate_json_replays(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert hands == 12
 
 
+def test_replay_reads_the_json_lines_simulate_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = _run(
+        capsys, "simulate", "--rules", "latin", "--hands", "30", "--seed", "3", "--json"
+    )
+    assert code == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) >= 2  # several matches: several lines
+    path = _write(tmp_path, out, "matches.jsonl")
+    code, replayed, err = _run(capsys, "replay", path, "--json")
+    assert code == 0, err
+    results = [json.loads(line) for line in replayed.splitlines()]
+    assert [r["totals"] for r in results] == [r["result"]["totals"] for r in records]
+    assert [r["winner"] for r in results] == [r["result"]["winner"] for r in records]
+    # the same through a pipe, as text: one block per match, each naming its line
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(out))
+    code, text, err = _run(capsys, "replay", "-")
+    assert code == 0, err
+    assert [line for line in text.splitlines() if line.startswith("match on line")] == [
+        f"match on line {n}:" for n in range(1, len(records) + 1)
+    ]
+    assert text.count(" win, ") == sum(r["result"]["winner"] is not None for r in records)
+
+
+def test_replay_still_reads_one_pretty_printed_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hands = [{"moves": TRANQUE_MOVES, "left": TRANQUE_LEFT}]
+    path = _write(tmp_path, json.dumps(record("latin", hands, target=40), indent=2))
+    code, out, err = _run(capsys, "replay", path, "--json")
+    assert code == 0, err
+    assert json.loads(out)["totals"] == [45, 0]
+
+
+@pytest.mark.parametrize(
+    ("second", "message"),
+    [
+        ('{"format": oops', r"line 3: not valid JSON \(column 12"),
+        ("[1, 2]", "line 3: a game record is a JSON object, not list"),
+        ("BAD_TILE", "line 3: hand 1, dealt, seat 0: 7-7 is not in the double-6 set"),
+        ("ILLEGAL", "line 3: hand 1, move 2"),
+    ],
+)
+def test_a_bad_json_line_is_one_error_naming_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], second: str, message: str
+) -> None:
+    _, out, _ = _run(
+        capsys, "simulate", "--rules", "latin", "--hands", "1", "--seed", "4", "--json"
+    )
+    good = out.strip()
+    rec = json.loads(good)
+    if second == "BAD_TILE":
+        rec["hands"][0]["dealt"][0][0] = "7-7"
+        second = json.dumps(rec)
+    elif second == "ILLEGAL":
+        rec["hands"][0]["moves"][1] = {"seat": rec["hands"][0]["moves"][1]["seat"], "play": "0-0"}
+        rec["hands"][0].pop("dealt")
+        rec["hands"][0].pop("left", None)
+        second = json.dumps(rec)
+    path = _write(tmp_path, f"{good}\n\n{second}\n{good}\n", "matches.jsonl")
+    code, printed, err = _run(capsys, "replay", path)
+    assert code in (1, 2)
+    assert printed == ""  # nothing is printed for the good lines either
+    assert err.count("\n") == 1 and "Traceback" not in err
+    import re
+
+    assert re.search(message, err), err
+
+
 def test_simulate_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
     runs = [
         _run(capsys, "simulate", "--rules", "draw", "--hands", "30", "--seed", "9")[1] for _ in "ab"

@@ -1,6 +1,6 @@
-"""End to end: the shipped fixture through ``domino-table demo`` gives exactly the result
-``replay`` gives for its truth record; killed with SIGKILL at random points and restarted on the
-same journal, it ends with the same result and every input taken exactly once."""
+"""End to end: the shipped fixture through ``domino-table demo --fixture-only`` gives exactly
+the result ``replay`` gives for its truth record; killed with SIGKILL at random points and
+restarted on the same journal, it ends with the same result and every input taken exactly once."""
 
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ def _demo_cmd(*extra: str) -> list[str]:
         "-m",
         "controller.cli",
         "demo",
+        "--fixture-only",
         "--recogniser",
         "oracle",
         "--no-live",
@@ -58,6 +59,7 @@ def test_demo_with_direct_buttons_gives_the_replay_result(
     code = main(
         [
             "demo",
+            "--fixture-only",
             "--no-live",
             "--exit-when-done",
             "--speed",
@@ -104,6 +106,7 @@ def test_sigkill_at_random_points_then_restart_ends_the_same_with_nothing_lost(
         main(
             [
                 "demo",
+                "--fixture-only",
                 "--no-live",
                 "--exit-when-done",
                 "--quiet",

@@ -45,6 +45,7 @@ def test_demo_publishes_the_final_state_to_mosquitto(capsys: pytest.CaptureFixtu
         code = main(
             [
                 "demo",
+                "--fixture-only",
                 "--exit-when-done",
                 "--speed",
                 "1000",

@@ -119,6 +119,8 @@ path = "{tmp_path / "j.sqlite"}"
     with Journal(tmp_path / "j.sqlite", table="t1") as journal:
         state = journal.restore()
     assert result_json(state)["totals"] == [36, 0]
+    # a clean stop tells the table the seat device is gone (published as the device state)
+    assert not state.link_up and state.link_detail == "bridge stopped"
 
 
 def test_every_problem_of_a_config_is_reported_not_only_the_first(tmp_path: Path) -> None:

@@ -29,8 +29,10 @@ def _render(preset: str, out: Path) -> dict[str, object]:
 
 def _demo_result(fixture: Path, capsys: pytest.CaptureFixture[str]) -> object:
     """``demo --exit-when-done`` on a rendered fixture (truth oracle, terminal only)."""
-    argv = ["demo", "--fixture", str(fixture), "--exit-when-done", "--quiet", "--speed", "1000"]
-    code = main([*argv, "--buttons", "direct", "--recogniser", "oracle", "--no-live"])
+    argv = ["demo", "--fixture", str(fixture), "--fixture-only", "--exit-when-done", "--quiet"]
+    code = main(
+        [*argv, "--speed", "1000", "--buttons", "direct", "--recogniser", "oracle", "--no-live"]
+    )
     assert code == 0
     return json.loads(capsys.readouterr().out)
 

@@ -99,7 +99,7 @@ def test_a_button_pressed_by_the_wrong_seat_changes_nothing_and_says_whose_turn(
     table.press(0)  # it is seat 2's turn
     assert table.hand.moves == before
     (alert,) = table.events("alert")
-    assert alert["alert"] == "wrong_seat" and "seat 2's turn" in alert["message"]
+    assert alert["alert"] == "wrong_seat" and "Seat 3's turn" in alert["message"]
     assert not alert["blocking"]
 
 
@@ -233,10 +233,10 @@ def test_short_press_confirms_when_a_person_vouches_for_the_reading() -> None:
     table.reveal(3, ["0-2"])
     table.press(0)
     (end,) = table.events("hand_end")
-    assert end["confirmed_by"] == "seat 0"
+    assert end["confirmed_by"] == "Seat 1"
     assert end["points"] == [28, 0]  # scored as read: 4-4 never shown
     assert table.state.match is not None
-    assert table.state.match.records[0]["confirmed_by"] == "seat 0"
+    assert table.state.match.records[0]["confirmed_by"] == "Seat 1"
 
 
 def test_leader_unknown_is_settled_by_the_first_pass_press() -> None:
