@@ -26,6 +26,8 @@ class Read:
 
     proposal: Proposal
     halves: tuple[Half, Half]
+    #: The smaller of the learned half reader's probabilities for the two halves' counts.
+    agree: float = 1.0
     #: Kept, but another reading of its place that does not hold it explains nearly as much.
     contested: bool = False
 
@@ -59,7 +61,11 @@ def keep(reads: list[Read], p: StagedParams) -> list[Read]:
             if cv2.intersectConvexConvex(polys[i], polys[j])[0] > limit:
                 near[i].add(j)
                 near[j].add(i)
-    weight = [1.0 + p.tile_conf_weight * r.confidence + p.tile_pip_weight * r.pips for r in reads]
+    weight = [
+        (1.0 + p.tile_conf_weight * r.confidence + p.tile_pip_weight * r.pips)
+        * (p.doubt_weight + (1.0 - p.doubt_weight) * r.agree)
+        for r in reads
+    ]
     out: list[Read] = []
     for group in _groups(near):
         chosen = _best_set(group, near, weight, p.arbitration_budget)

@@ -15,6 +15,8 @@ class StagedParams:
     scale_view_px: int = 640
     #: Pip diameter the frame is resampled to before reading (pixels).
     work_pip_px: float = 8.0
+    max_enlarge: float = 1.0
+    min_enlarge: float = 1.2
     #: Pips seen smaller than this in that view are measured again in a view twice as wide.
     min_view_pip_px: float = 4.5
     #: Round blobs whose log-diameters lie within this of each other form one size.
@@ -102,6 +104,9 @@ class StagedParams:
     #: kept set explains the most tiles and pips (a pip is firmer evidence than a margin).
     tile_conf_weight: float = 0.5
     tile_pip_weight: float = 0.3
+    #: ... times ``doubt_weight + (1 - doubt_weight) * agree``: a tile the learned half reader
+    #: does not read so (print, letters, a half and a shadow) weighs less.
+    doubt_weight: float = 0.3
     #: Search steps the arbitration spends on one group of clashing tiles at most.
     arbitration_budget: int = 5000
     #: A kept tile is contested (reported unsure) when the best reading of its clash group

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -72,7 +73,7 @@ def _read_at(
         work = np.asarray(cv2.resize(grey, None, fx=f, fy=f, interpolation=interp), dtype=np.uint8)
     seen = ink.find(work, found.pip_px * f, p, None if found.blobs is None else found.blobs * f)
     found_bars = bars.find(seen, p)
-    readable = _readable(outline.propose(found_bars, seen, p), seen, p, max_pips)
+    readable = _readable(outline.propose(found_bars, seen, p), seen, work, p, max_pips)
     kept = arbitrate.keep(readable, p)
     if len(kept) >= p.min_tiles_for_width:
         # every tile of a set is alike: look again round each bar no tile read explains, at
@@ -85,36 +86,40 @@ def _read_at(
             if all(cv2.pointPolygonTest(q, b.center, False) < 0 for q in outlines)
         ]
         again = outline.propose(unread, seen, p, width)
-        kept = arbitrate.keep(readable + _readable(again, seen, p, max_pips), p)
+        kept = arbitrate.keep(readable + _readable(again, seen, work, p, max_pips), p)
     loose = arbitrate.unexplained_pips(kept, seen, p)
-    agree = _second_opinion(kept, work, p.agree_p)
     return tuple(
-        _tile(r, f, doubted=r.contested or arbitrate.doubted(r, loose) or not ok)
-        for r, ok in zip(kept, agree, strict=True)
+        _tile(r, f, doubted=r.contested or r.agree < p.agree_p or arbitrate.doubted(r, loose))
+        for r in kept
     )
 
 
 def _readable(
-    proposals: list[outline.Proposal], seen: ink.Ink, p: StagedParams, max_pips: int
+    proposals: list[outline.Proposal],
+    seen: ink.Ink,
+    grey: npt.NDArray[np.uint8],
+    p: StagedParams,
+    max_pips: int,
 ) -> list[arbitrate.Read]:
-    """The plausible proposals whose two halves both read."""
+    """The plausible proposals whose two halves both read, each with the learned half
+    reader's agreement."""
     reads = [
         arbitrate.Read(prop, halves.read(prop, seen, p, max_pips))
         for prop in proposals
         if _plausible(prop, seen.pip_px, p)
     ]
-    return [r for r in reads if all(h.pips is not None for h in r.halves)]
+    reads = [r for r in reads if all(h.pips is not None for h in r.halves)]
+    return [replace(r, agree=a) for r, a in zip(reads, _agreement(reads, grey), strict=True)]
 
 
-def _second_opinion(
-    kept: list[arbitrate.Read], grey: npt.NDArray[np.uint8], agree_p: float
-) -> list[bool]:
-    """Whether the learned half reader (:mod:`vision.recognition.halfnet`) reads each tile's
-    two halves as the pip grid did, each with probability at least ``agree_p``."""
-    if not kept:
+def _agreement(reads: list[arbitrate.Read], grey: npt.NDArray[np.uint8]) -> list[float]:
+    """For each read, the smaller of the probabilities the learned half reader
+    (:mod:`vision.recognition.halfnet`) gives its two halves' counts (0-6 pips only: a
+    double-nine set's 7-9 get 0)."""
+    if not reads:
         return []
     patches = []
-    for r in kept:
+    for r in reads:
         prop = r.proposal
         c, u, n, w = (np.array(v) for v in (prop.center, prop.across, prop.axis, prop.width))
         for sign in (1.0, -1.0):
@@ -122,17 +127,20 @@ def _second_opinion(
             far = [q + sign * n * w for q in side]
             patches.append(halfnet.half_patch(grey, np.array([*side, far[1], far[0]])))
     probs = halfnet.classify(np.stack(patches))
-    out = []
-    for k, r in enumerate(kept):
-        pair = probs[2 * k : 2 * k + 2]
-        out.append(all(_agrees(pr, h.pips, agree_p) for pr, h in zip(pair, r.halves, strict=True)))
-    return out
+    return [
+        min(
+            _probability(pr, h.pips)
+            for pr, h in zip(probs[2 * k : 2 * k + 2], r.halves, strict=True)
+        )
+        for k, r in enumerate(reads)
+    ]
 
 
-def _agrees(probs: npt.NDArray[np.float32], pips: int | None, agree_p: float) -> bool:
-    """Whether the learned reader's ``probs`` give ``pips`` at least ``agree_p``: it reads 0-6
-    pips only (a double-nine set's 7-9 are never sure)."""
-    return pips is not None and 0 <= pips < halfnet.NOT_A_HALF and float(probs[pips]) >= agree_p
+def _probability(probs: npt.NDArray[np.float32], pips: int | None) -> float:
+    """The learned reader's probability for ``pips`` (it reads 0-6 pips only)."""
+    if pips is None or not 0 <= pips < halfnet.NOT_A_HALF:
+        return 0.0
+    return float(probs[pips])
 
 
 def _plausible(prop: outline.Proposal, d: float, p: StagedParams) -> bool:

@@ -67,9 +67,9 @@ def _scale(
 ) -> Scale:
     h, w = grey.shape
     enlarge = max(1.0, p.min_side_px / max(h, w))
-    factor = p.work_pip_px / pip
-    if factor > 0.85 * enlarge:
-        factor = enlarge  # pips already small enough: read at the (enlarged) size as it is
+    factor = min(p.work_pip_px / pip, max(enlarge, p.max_enlarge))
+    if factor > 0.85 * enlarge and factor < p.min_enlarge:
+        factor = enlarge  # pips about small enough: read at the (enlarged) size as it is
     # the blobs are the working image's own only where neither was resampled
     return Scale(pip, factor, blobs if factor == seen_at == 1.0 else None)
 
