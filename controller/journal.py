@@ -201,9 +201,6 @@ def _scan(db: sqlite3.Connection, table: str, *, chained: bool = True) -> Scan:
                 scan.head = expected
         if not chained:
             return scan
-        if events:
-            scan.problem = f"an event row of table {table!r} belongs to no row of the chain"
-            return scan
         head = db.execute("SELECT value FROM meta WHERE key=?", (f"head:{table}",)).fetchone()
         if scan.n and head is None:
             scan.problem = f"table {table!r} has rows but no head record"
@@ -215,6 +212,8 @@ def _scan(db: sqlite3.Connection, table: str, *, chained: bool = True) -> Scan:
                 if n_text.isdigit() and int(n_text) > scan.n
                 else f"the head record of table {table!r} does not match its last row"
             )
+        elif events:
+            scan.problem = f"an event row of table {table!r} belongs to no row of the chain"
     except sqlite3.DatabaseError as exc:
         scan.problem = f"row {scan.n + 1} of table {table!r} cannot be read (sqlite: {exc})"
     return scan
@@ -306,7 +305,12 @@ def salvage(path: Path, *, table: str = "table-1") -> Salvage:
     for _, _, inp in scan.entries:
         state, _ = step(state, inp)
     problem = scan.problem or pages
-    return Salvage(match_record(state), scan.n, max(scan.total, scan.n), problem, schema)
+    try:
+        record = match_record(state)
+    except ControllerError as exc:
+        stop = f"; stopped at: {problem}" if problem else ""
+        raise JournalError(f"{path}: {exc} in the {scan.n} good rows{stop}") from None
+    return Salvage(record, scan.n, max(scan.total, scan.n), problem, schema)
 
 
 class Journal:
