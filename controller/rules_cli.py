@@ -107,7 +107,21 @@ def _replay(args: argparse.Namespace) -> int:
     from controller.rules.record import load_record, parse_json, parse_record, replay
 
     where = "<stdin>" if args.record == "-" else args.record
-    data = parse_json(sys.stdin.read(), where) if args.record == "-" else load_record(args.record)
+    if args.record == "-":
+        from controller.bounded import decode, read_stream
+        from controller.errors import RecordError
+        from controller.rules.record import MAX_RECORD_BYTES
+
+        stdin = getattr(sys.stdin, "buffer", None)
+        if stdin is None:  # a text stream put in place of stdin (tests, embedding)
+            raw = sys.stdin.read(MAX_RECORD_BYTES + 1).encode("utf-8")
+        else:
+            raw = read_stream(stdin, MAX_RECORD_BYTES, where, "game record")
+        if len(raw) > MAX_RECORD_BYTES:
+            raise RecordError(f"{where}: longer than {MAX_RECORD_BYTES} bytes")
+        data = parse_json(decode(raw, where), where)
+    else:
+        data = load_record(args.record)
     try:
         record = parse_record(data, rules_name=args.rules, overrides=_overrides(args))
         result = replay(record)

@@ -39,11 +39,17 @@ class ScriptedPress:
     gesture: Gesture
 
 
+MAX_LINE = 4096
+"""Longest line of ``buttons.jsonl`` (one press is about 50 characters)."""
+
+
 def load_buttons(path: Path, *, seats: int = 4) -> list[ScriptedPress]:
     """Read and validate ``buttons.jsonl``; blank lines are skipped; sorted by time."""
     presses: list[ScriptedPress] = []
     with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
+        for number, line in enumerate(iter(lambda: f.readline(MAX_LINE + 1), ""), 1):
+            if len(line) > MAX_LINE:
+                raise FixtureError(f"{path}:{number}: line longer than {MAX_LINE} characters")
             if not line.strip():
                 continue
             try:

@@ -181,7 +181,6 @@ def _markers(args: argparse.Namespace) -> int:
 
 def _calibrate(args: argparse.Namespace) -> int:
     import cv2
-    import numpy as np
 
     from vision.calibration import (
         annotate_calibration,
@@ -191,11 +190,9 @@ def _calibrate(args: argparse.Namespace) -> int:
         save_table,
     )
     from vision.errors import ImageReadError
+    from vision.imageio import read_image
 
-    raw = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
-    if raw is None:
-        raise ImageReadError(f"{args.image}: cannot be read as an image")
-    image = np.asarray(raw, dtype=np.uint8)
+    image = read_image(args.image)  # size checked from the header before decoding
     geometry = load_table(args.table) if args.table else default_geometry(args.seats)
     result = calibrate(image, geometry)
     save_table(result.geometry, args.out)
@@ -229,18 +226,10 @@ def _charuco(args: argparse.Namespace) -> int:
 def _lens(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    import cv2
-    import numpy as np
-
     from vision.calibration import calibrate_lens, default_geometry, load_table, save_table
-    from vision.errors import ImageReadError
+    from vision.imageio import read_image
 
-    images = []
-    for path in args.images:
-        raw = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if raw is None:
-            raise ImageReadError(f"{path}: cannot be read as an image")
-        images.append(np.asarray(raw, dtype=np.uint8))
+    images = [read_image(path) for path in args.images]
     lens = calibrate_lens(images)
     geometry = load_table(args.table) if args.table else default_geometry()
     save_table(replace(geometry, lens=lens, homography=None, image_size=None), args.out)

@@ -79,17 +79,15 @@ class Replay:
 
 
 def load_record(path: Path | str) -> dict[str, Any]:
-    """Read a record file as JSON (no validation beyond being a JSON object)."""
+    """Read a record file as JSON (no validation beyond being a JSON object). At most
+    :data:`MAX_RECORD_BYTES` are read, whatever the file is (``/dev/zero``, a pipe)."""
+    from controller.bounded import InputTooLargeError, UnreadableInputError, decode, read_bytes
+
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(f"{p}: {size} bytes is too large for a game record")
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{p}: not UTF-8 text ({exc.reason})") from None
-    except OSError as exc:
-        raise RecordError(f"{p}: cannot read: {exc.strerror or exc}") from None
+        text = decode(read_bytes(p, MAX_RECORD_BYTES, "game record"), str(p))
+    except (InputTooLargeError, UnreadableInputError) as exc:
+        raise RecordError(str(exc)) from None
     return parse_json(text, str(p))
 
 
@@ -100,6 +98,8 @@ def parse_json(text: str, where: str = "record") -> dict[str, Any]:
         raise RecordError(
             f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
+    except RecursionError:
+        raise RecordError(f"{where}: JSON nested too deeply to be a game record") from None
     if not isinstance(data, dict):
         raise RecordError(f"{where}: a game record is a JSON object, not {type(data).__name__}")
     return data
