@@ -72,7 +72,7 @@ class PtyDevice:
         self,
         *,
         seats: int = 4,
-        boot_count: int = 1,
+        boot_count: int | None = None,
         version: int = codec.PROTOCOL_VERSION,
         to_host: FaultInjector | None = None,
         to_device: FaultInjector | None = None,
@@ -126,9 +126,10 @@ class PtyDevice:
         with self._lock:
             return self.core.press(self._clock.monotonic(), seat, gesture)
 
-    def reboot(self) -> None:
+    def reboot(self, *, session: int | None = None) -> None:
+        """Power cycle; ``session`` forces the new session id (the same as before, say)."""
         with self._lock:
-            self.core.reboot(self._clock.monotonic())
+            self.core.reboot(self._clock.monotonic(), session=session)
 
     def unplug(self) -> None:
         """The cable is pulled: the tty vanishes, the device loses power."""
