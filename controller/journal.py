@@ -219,10 +219,11 @@ def _scan(db: sqlite3.Connection, table: str, *, chained: bool = True) -> Scan:
     return scan
 
 
-def _damaged(path: Path, problem: str, kept: int) -> JournalDamagedError:
+def _damaged(path: Path, problem: str, kept: int, table: str) -> JournalDamagedError:
+    option = "" if table == "table-1" else f" --table {table}"
     return JournalDamagedError(
-        f"{path}: journal damaged: {problem}; nothing was changed "
-        f"('domino-table export-record --salvage {path}' exports the {kept} good rows before it)"
+        f"{path}: journal damaged: {problem}; nothing was changed ('domino-table export-record "
+        f"--salvage{option} {path}' exports the {kept} good rows before it)"
     )
 
 
@@ -265,9 +266,10 @@ def _verify(db: sqlite3.Connection, path: Path) -> dict[str, Scan]:
     scans = {table: _scan(db, table) for table in _tables(db)}
     for scan in scans.values():
         if scan.problem is not None:
-            raise _damaged(path, scan.problem, scan.n)
+            raise _damaged(path, scan.problem, scan.n, scan.table)
     if pages is not None:
-        raise _damaged(path, pages, sum(s.n for s in scans.values()))
+        first = next(iter(scans.values()), Scan("table-1"))
+        raise _damaged(path, pages, first.n, first.table)
     return scans
 
 
@@ -323,8 +325,9 @@ class Journal:
     def __init__(self, path: str | Path, *, table: str = "table-1") -> None:
         self.path = Path(path)
         self.table = table
+        creating = not self.path.exists()
         try:
-            if self.path.exists():
+            if not creating:
                 if self.path.is_dir():
                     raise JournalError(f"{self.path}: is a directory, not a journal file")
                 _refuse_empty(self.path)
@@ -345,6 +348,8 @@ class Journal:
                 scans = {}
             self._db.execute("PRAGMA synchronous=FULL")
         except sqlite3.DatabaseError as exc:
+            if creating:
+                raise JournalError(f"{self.path}: cannot create a journal there ({exc})") from None
             raise JournalError(f"{self.path}: not a table journal ({exc})") from None
         scan = scans.get(table) or Scan(table, head=genesis(table))
         self._entries: list[Entry] = scan.entries

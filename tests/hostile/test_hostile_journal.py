@@ -237,3 +237,20 @@ def test_a_damaged_row_raises_the_specific_error(match: tuple[Path, int]) -> Non
     _sql(path, "UPDATE inputs SET ordinal = ordinal + 1 WHERE n = 3")
     with pytest.raises(JournalDamagedError):
         Journal(path)
+
+
+def test_damage_in_another_table_of_the_file_is_named_with_its_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "j.sqlite"
+    table = Table(leader=1)
+    play_fixture_hand(table)
+    for name in ("a", "b"):
+        with Journal(path, table=name) as journal:
+            for inp in table.inputs:
+                journal.append(inp, "test")
+    _sql(path, "DELETE FROM inputs WHERE table_id = 'b' AND n = 2")
+    message = _refused(path, capsys, "row 2 of table 'b' is missing", "--salvage --table b")
+    assert "exports the 1 good rows" in message
+    assert salvage(path, table="a").problem is None
+    assert salvage(path, table="b").kept == 1
