@@ -321,6 +321,27 @@ def _describe(data: dict[str, object]) -> str:
     return " ".join(f"{k}={v}" for k, v in data.items() if k not in skip)
 
 
+MAX_JSON_BYTES = 32 * 1024 * 1024
+
+
+def _json_file(path: Path, error: type[Exception]) -> Any:
+    """A JSON file, read bounded (``/dev/zero`` included); every failure one ``error`` line."""
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_JSON_BYTES + 1)
+        if len(raw) > MAX_JSON_BYTES:
+            raise error(f"{path}: longer than {MAX_JSON_BYTES // 2**20} MB")
+        return json.loads(raw.decode("utf-8"))
+    except OSError as exc:
+        raise error(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except json.JSONDecodeError as exc:
+        raise error(f"{path}: not JSON: {exc}") from None
+    except RecursionError:
+        raise error(f"{path}: JSON nested too deeply") from None
+
+
 def _render_record(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
@@ -328,13 +349,10 @@ def _render_record(args: argparse.Namespace) -> int:
     from vision.render.scene import RenderParams, sweep_params
     from vision.render.tiles import RenderError
 
-    try:
-        record = json.loads(args.record.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise RenderError(f"{args.record}: not JSON: {exc}") from exc
+    record = _json_file(args.record, RenderError)
     params = RenderParams()
     if args.params:
-        params = RenderParams.from_json(json.loads(args.params.read_text(encoding="utf-8")))
+        params = RenderParams.from_json(_json_file(args.params, RenderError))
     if args.sweep is not None:
         params = sweep_params(args.sweep, args.seed, params)
     overrides = {k: getattr(args, k) for k in ("width", "height", "fps") if getattr(args, k)}

@@ -169,3 +169,12 @@ def test_a_config_from_dev_zero_and_endless_button_lines_are_refused(tmp_path: P
     bad.write_bytes(b"\xff\xfe = 1")
     with pytest.raises(ConfigError, match="not UTF-8"):
         read_config(bad)
+
+
+@pytest.mark.parametrize(("source", "words"), [("/dev/zero", "longer than"), ("deep", "nested")])
+def test_render_record_reads_a_bounded_record(
+    files: dict[str, Path], tmp_path: Path, source: str, words: str
+) -> None:
+    path = str(files.get(source, source))
+    code, err, _ = measured("fixture", "render-record", path, "--out", str(tmp_path / "out"))
+    one_line_refusal(code, err, words)
