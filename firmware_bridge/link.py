@@ -270,14 +270,7 @@ class HostLink:
         elif hello.boot != self._boot or self._fresh_boot:
             same = " (same id: new session by its BOOT frame)" if hello.boot == self._boot else ""
             log.info("device rebooted: session %08x -> %08x%s", self._boot, hello.boot, same)
-            if self._reorder:
-                log.warning(
-                    "%d presses of session %08x held for a missing one are dropped: the device "
-                    "rebooted and lost the rest",
-                    len(self._reorder),
-                    self._boot,
-                )
-                self.stats.lost += len(self._reorder)
+            self._flush_held()
             self._events.append(DeviceRebooted(hello.boot))
             self._last_seq = hello.acked_seq
             self._reorder.clear()
@@ -316,22 +309,40 @@ class HostLink:
         else:
             self._reorder[b.seq] = b
         while (nxt := (self._last_seq + 1) & 0xFFFF) in self._reorder:
-            got = self._reorder.pop(nxt)
-            self._last_seq = nxt
-            if 0 <= got.seat < self.seats:
-                self._events.append(ButtonGesture(got.seat, got.gesture, got.seq, got.boot))
-            else:
-                log.warning(
-                    "press #%d dropped: the device reports seat %d of %d",
-                    got.seq,
-                    got.seat,
-                    self.seats,
-                )
+            self._deliver(self._reorder.pop(nxt))
         sack = 0
         for i in range(8):
             if (self._last_seq + 2 + i) & 0xFFFF in self._reorder:
                 sack |= 1 << i
         self._send(Ack(b.boot, self._last_seq, sack))
+
+    def _deliver(self, got: Button) -> None:
+        self._last_seq = got.seq
+        if 0 <= got.seat < self.seats:
+            self._events.append(ButtonGesture(got.seat, got.gesture, got.seq, got.boot))
+        else:
+            log.warning(
+                "press #%d dropped: the device reports seat %d of %d", got.seq, got.seat, self.seats
+            )
+
+    def _flush_held(self) -> None:
+        """The device rebooted while presses waited here for a missing one: that one died with
+        the device's RAM; the ones held are real, so they are delivered, in order."""
+        if not self._reorder:
+            return
+        held = sorted(self._reorder.values(), key=lambda b: (b.seq - self._last_seq) & 0xFFFF)
+        missing = ((held[-1].seq - self._last_seq) & 0xFFFF) - len(held)
+        log.warning(
+            "device rebooted: %d presses of session %08x never arrived (lost with its RAM); "
+            "the %d received after them are delivered",
+            missing,
+            self._boot or 0,
+            len(held),
+        )
+        self.stats.lost += missing
+        self._reorder.clear()
+        for got in held:
+            self._deliver(got)
 
     def _ahead(self, seq: int) -> bool:
         return 0 < (seq - self._last_seq) & 0xFFFF < 0x8000

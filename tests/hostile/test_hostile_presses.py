@@ -109,3 +109,27 @@ def test_a_press_from_another_session_is_logged_not_silently_dropped(
     host.receive(0.1, codec.encode(codec.Button(0x9999, 1, 1, 0, Gesture.SHORT, 5)))
     assert not [e for e in host.take_events() if isinstance(e, ButtonGesture)]
     assert "press #1 of session 00009999 set aside until the handshake" in caplog.text
+
+
+def test_presses_held_for_one_that_died_in_a_reboot_are_delivered_and_the_loss_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from firmware_bridge import codec
+    from firmware_bridge.link import HostLink
+
+    caplog.set_level(logging.INFO, logger="firmware_bridge.link")
+    host = HostLink()
+    host.connection_made(0.0)
+    host.receive(0.0, codec.encode(codec.DevHello(1, (1, 1, 0), 4, 7, 0xA, 0)))
+    for seq, seat in ((2, 1), (3, 2)):  # #1 was corrupted on the way
+        host.receive(0.1, codec.encode(codec.Button(0xA, seq, 1, seat, Gesture.SHORT, 5)))
+    assert not [e for e in host.take_events() if isinstance(e, ButtonGesture)]
+    host.receive(0.2, codec.encode(codec.Boot(0xA, 3)))  # rebooted with the same id
+    host.receive(0.3, codec.encode(codec.DevHello(1, (1, 1, 0), 4, 7, 0xA, 0)))
+    host.receive(0.4, codec.encode(codec.Button(0xA, 1, 1, 3, Gesture.LONG, 5)))
+    events = host.take_events()
+    got = [(e.seat, e.seq) for e in events if isinstance(e, ButtonGesture)]
+    assert got == [(1, 2), (2, 3), (3, 1)]  # the held two, then #1 of the new session
+    assert DeviceRebooted(0xA) in events
+    assert host.stats.lost == 1
+    assert "1 presses of session 0000000a never arrived" in caplog.text
