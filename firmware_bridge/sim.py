@@ -59,6 +59,8 @@ def load_buttons(path: Path, *, seats: int = 4) -> list[ScriptedPress]:
                 gesture = Gesture.parse(str(raw.get("gesture", "short")))
             except (ValueError, KeyError, TypeError) as exc:
                 raise FixtureError(f"{path}:{number}: bad button line: {exc}") from exc
+            except RecursionError:
+                raise FixtureError(f"{path}:{number}: bad button line: nested too deeply") from None
             if not 0 <= seat < seats or t < 0:
                 raise FixtureError(f"{path}:{number}: seat {seat} or time {t} out of range")
             presses.append(ScriptedPress(t, seat, gesture))

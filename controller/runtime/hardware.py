@@ -104,6 +104,8 @@ def read_config(path: Path, env: Mapping[str, str] | None = None) -> tuple[RunCo
         raise ConfigError(f"{path}: cannot read the config: {reason}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: TOML nested too deeply for a config") from None
     return check_config(data, env, where=str(path), base=path.parent)
 
 

@@ -169,6 +169,13 @@ def test_a_config_from_dev_zero_and_endless_button_lines_are_refused(tmp_path: P
     bad.write_bytes(b"\xff\xfe = 1")
     with pytest.raises(ConfigError, match="not UTF-8"):
         read_config(bad)
+    bad.write_text("a = " + "[" * 100_000)
+    with pytest.raises(ConfigError, match="nested too deeply"):
+        read_config(bad)
+    deep = tmp_path / "buttons.jsonl"
+    deep.write_text("[" * 2000 + "\n")
+    with pytest.raises(FixtureError, match="nested too deeply"):
+        load_buttons(deep)
 
 
 @pytest.mark.parametrize(("source", "words"), [("/dev/zero", "longer than"), ("deep", "nested")])
