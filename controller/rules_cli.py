@@ -114,7 +114,18 @@ def _replay(args: argparse.Namespace) -> int:
 
     where = "<stdin>" if args.record == "-" else args.record
     if args.record == "-":
-        records = parse_records(sys.stdin.read(), where)
+        from controller.bounded import decode, read_stream
+        from controller.errors import RecordError
+        from controller.rules.record import MAX_RECORD_BYTES
+
+        stdin = getattr(sys.stdin, "buffer", None)
+        if stdin is None:  # a text stream put in place of stdin (tests, embedding)
+            raw = sys.stdin.read(MAX_RECORD_BYTES + 1).encode("utf-8")
+        else:
+            raw = read_stream(stdin, MAX_RECORD_BYTES, where, "game record")
+        if len(raw) > MAX_RECORD_BYTES:
+            raise RecordError(f"{where}: longer than {MAX_RECORD_BYTES} bytes")
+        records = parse_records(decode(raw, where), where)
     else:
         records = load_records(args.record)
     results = []

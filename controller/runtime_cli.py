@@ -119,6 +119,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     export.add_argument("journal", type=Path, help="journal file (demo --journal, run's journal)")
     export.add_argument("--table", default="table-1", help="table id")
     export.add_argument("--out", type=Path, default=None, help="file to write (default stdout)")
+    export.add_argument(
+        "--salvage",
+        action="store_true",
+        help="export the good rows of a damaged (or schema 1) journal, up to the first bad one; "
+        "says on stderr how many rows it kept and where it stopped",
+    )
     export.set_defaults(handler=_export)
 
 
@@ -332,12 +338,31 @@ def _record(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     import json
 
-    from controller.journal import Journal, JournalError
+    from controller.journal import SCHEMA_VERSION, Journal, JournalError, salvage
 
     if not args.journal.exists():
         raise JournalError(f"{args.journal}: no such journal")
-    with Journal(args.journal, table=args.table) as journal:
-        text = json.dumps(journal.export_record(), indent=2) + "\n"
+    if args.salvage:
+        saved = salvage(args.journal, table=args.table)
+        record = saved.record
+        if saved.problem is not None:
+            print(
+                f"export-record: kept the first {saved.kept} of {saved.total} rows of table "
+                f"{args.table!r}; stopped at: {saved.problem}",
+                file=sys.stderr,
+            )
+        elif saved.schema != SCHEMA_VERSION:
+            print(
+                f"export-record: schema {saved.schema} journal: {saved.kept} rows read, "
+                "not verifiable (no chain)",
+                file=sys.stderr,
+            )
+        else:
+            print(f"export-record: all {saved.kept} rows good", file=sys.stderr)
+    else:
+        with Journal(args.journal, table=args.table) as journal:
+            record = journal.export_record()
+    text = json.dumps(record, indent=2) + "\n"
     if args.out is None:
         sys.stdout.write(text)
     else:

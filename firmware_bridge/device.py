@@ -8,6 +8,7 @@ gestures.
 from __future__ import annotations
 
 import logging
+import random
 from collections import deque
 from dataclasses import dataclass
 
@@ -31,7 +32,7 @@ from firmware_bridge.types import OFF, Gesture, LedState
 
 log = logging.getLogger(__name__)
 
-FIRMWARE_VERSION = (1, 0, 0)
+FIRMWARE_VERSION = (1, 1, 0)
 
 
 @dataclass(slots=True)
@@ -54,11 +55,21 @@ class DeviceCore:
     QUEUE_MAX = 64
 
     def __init__(
-        self, *, seats: int = 4, boot_count: int = 1, version: int = codec.PROTOCOL_VERSION
+        self,
+        *,
+        seats: int = 4,
+        boot_count: int | None = None,
+        version: int = codec.PROTOCOL_VERSION,
+        rng: random.Random | None = None,
     ) -> None:
+        """``boot_count`` None: a fresh random session id at every boot (firmware 1.1); an int:
+        the boot counter of firmware 1.0, from that value, one more at every reboot."""
         self.seats = seats
         self.version = version
-        self.boot_count = boot_count
+        self._rng = rng or random.Random()
+        self._counter = boot_count is not None
+        self.session = boot_count if boot_count is not None else self._draw()
+        """The id the device sends in the ``boot`` field of HELLO, HEARTBEAT, BUTTON, BOOT."""
         self.leds: tuple[LedState, ...] = (OFF,) * seats
         self.host_linked = False
         self.dropped_presses = 0
@@ -73,7 +84,7 @@ class DeviceCore:
         self._next_heartbeat = 0.0
 
     def boot(self, now: float) -> None:
-        """Power-on (or reboot: the boot counter goes up, RAM state is lost)."""
+        """Power-on with the current session id (RAM state is lost)."""
         self._deframer.reset()
         self._out.clear()
         self._queue.clear()
@@ -82,12 +93,27 @@ class DeviceCore:
         self.leds = (OFF,) * self.seats
         self.host_linked = False
         self._out += codec.DELIMITER
-        self._send(Boot(self.boot_count, 1))
+        self._send(Boot(self.session, 1))
         self._next_heartbeat = now
 
-    def reboot(self, now: float) -> None:
-        self.boot_count += 1
+    def reboot(self, now: float, *, session: int | None = None) -> None:
+        """Power cycle: a new session id (``session`` forces one, e.g. the same as before, as a
+        boot counter that restarted from a lost flash file would)."""
+        if session is not None:
+            self.session = session
+        elif self._counter:
+            self.session = (self.session + 1) & 0xFFFFFFFF or 1
+        else:
+            self.session = self._draw()
         self.boot(now)
+
+    @property
+    def boot_count(self) -> int:
+        """The session id (firmware 1.0 sent a boot counter in the same field)."""
+        return self.session
+
+    def _draw(self) -> int:
+        return self._rng.getrandbits(32) or 1
 
     def press(self, now: float, seat: int, gesture: Gesture) -> int:
         """A finished gesture on a seat button; returns its sequence number."""
@@ -114,7 +140,7 @@ class DeviceCore:
         if self.host_linked and now - self._last_host_rx > self.HOST_TIMEOUT:
             self.host_linked = False
         if now >= self._next_heartbeat:
-            self._send(DevHeartbeat(self.boot_count, codec.leds_crc(self.leds), self.pending))
+            self._send(DevHeartbeat(self.session, codec.leds_crc(self.leds), self.pending))
             self._next_heartbeat = now + self.HEARTBEAT
         if not self.host_linked:
             return
@@ -126,7 +152,7 @@ class DeviceCore:
                 continue
             if item.sent_at is None or now - item.sent_at >= self.RETRANSMIT:
                 age = min(int((now - item.pressed_at) * 1000), 0xFFFF)
-                self._send(Button(self.boot_count, item.seq, oldest, item.seat, item.gesture, age))
+                self._send(Button(self.session, item.seq, oldest, item.seat, item.gesture, age))
                 item.sent_at = now
 
     def take_output(self) -> bytes:
@@ -147,7 +173,7 @@ class DeviceCore:
                         FIRMWARE_VERSION,
                         self.seats,
                         codec.CAP_RGB | codec.CAP_GESTURES | codec.CAP_PATTERNS,
-                        self.boot_count,
+                        self.session,
                         self._acked,
                     )
                 )
@@ -161,7 +187,7 @@ class DeviceCore:
             case HostHeartbeat():
                 pass
             case Ack(boot, seq, sack):
-                if boot == self.boot_count:
+                if boot == self.session:
                     self._on_ack(seq, sack)
             case SetLeds(states):
                 if len(states) == self.seats:

@@ -82,7 +82,7 @@ class LossyLink:
         self.now = 0.0
         self.step = step
         self.host = HostLink(seats=seats, timing=timing)
-        self.device = DeviceCore(seats=seats)
+        self.device = DeviceCore(seats=seats, rng=random.Random(rng.random()))
         self.to_host = FaultInjector(rates, random.Random(rng.random()))
         self.to_device = FaultInjector(rates, random.Random(rng.random()))
         self.events: list[BridgeEvent] = []

@@ -87,6 +87,7 @@ class HostLink:
         self._leds: tuple[LedState, ...] = (OFF,) * seats
         self._leds_confirmed = False
         self._boot: int | None = None
+        self._fresh_boot = False  # a BOOT frame came: the next HELLO starts a new session
         self._last_seq = 0
         self._reorder: dict[int, Button] = {}
         self._last_rx = 0.0
@@ -211,7 +212,10 @@ class HostLink:
                 self._on_hello(now, msg)
                 return
             case Boot(boot, cause):
-                log.info("device booted (boot %d, reset cause %d)", boot, cause)
+                log.info("device booted (session %08x, reset cause %d)", boot, cause)
+                # A new session whatever its id: a device whose id repeats (old firmware with a
+                # boot counter on a lost flash file) must not have its presses taken as seen.
+                self._fresh_boot = self._boot is not None
                 if self.state is LinkState.UP:
                     self._down("device rebooted")
                 if self.state is not LinkState.MISMATCH:
@@ -258,16 +262,19 @@ class HostLink:
             return
         self._mismatch_reported = None
         self._last_rx = now
-        if self.state is LinkState.UP and hello.boot == self._boot:
+        if self.state is LinkState.UP and hello.boot == self._boot and not self._fresh_boot:
             return  # answer to a repeated HELLO
         if self._boot is None:
             self._last_seq = hello.acked_seq
             self._reorder.clear()
-        elif hello.boot != self._boot:
-            log.info("device rebooted: boot %d -> %d", self._boot, hello.boot)
+        elif hello.boot != self._boot or self._fresh_boot:
+            same = " (same id: new session by its BOOT frame)" if hello.boot == self._boot else ""
+            log.info("device rebooted: session %08x -> %08x%s", self._boot, hello.boot, same)
+            self._flush_held()
             self._events.append(DeviceRebooted(hello.boot))
             self._last_seq = hello.acked_seq
             self._reorder.clear()
+        self._fresh_boot = False
         self._boot = hello.boot
         self.state = LinkState.UP
         self._down_reported = False
@@ -280,34 +287,62 @@ class HostLink:
         self._send(Ack(hello.boot, self._last_seq))
 
     def _on_button(self, b: Button) -> None:
-        if b.boot != self._boot:
-            return  # from another boot: the heartbeat or BOOT frame will tell us
+        if b.boot != self._boot or self._fresh_boot:
+            # Not the session the link is up with: the device keeps it and sends it again
+            # after the handshake that its HEARTBEAT or BOOT frame starts.
+            log.info("press #%d of session %08x set aside until the handshake", b.seq, b.boot)
+            return
         gap = (b.oldest - self._last_seq - 1) & 0xFFFF
         if 0 < gap < 0x8000:
             # The device no longer holds presses we never got: its queue overflowed.
-            log.warning("the device dropped %d presses (its queue overflowed)", gap)
+            log.warning("%d presses lost: the device's queue overflowed (host away)", gap)
             self.stats.lost += gap
             self._last_seq = (b.oldest - 1) & 0xFFFF
             self._reorder = {s: e for s, e in self._reorder.items() if self._ahead(s)}
         ahead = (b.seq - self._last_seq) & 0xFFFF
         if ahead == 0 or ahead >= 0x8000 or b.seq in self._reorder:
             self.stats.duplicates += 1
+            log.debug("press #%d dropped: already delivered (a resend)", b.seq)
         elif ahead > RX_WINDOW:
             self.stats.out_of_order += 1
+            log.info("press #%d dropped for now: %d ahead of the last delivered", b.seq, ahead)
         else:
             self._reorder[b.seq] = b
         while (nxt := (self._last_seq + 1) & 0xFFFF) in self._reorder:
-            got = self._reorder.pop(nxt)
-            self._last_seq = nxt
-            if 0 <= got.seat < self.seats:
-                self._events.append(ButtonGesture(got.seat, got.gesture, got.seq, got.boot))
-            else:
-                log.warning("device reports a press on seat %d of %d", got.seat, self.seats)
+            self._deliver(self._reorder.pop(nxt))
         sack = 0
         for i in range(8):
             if (self._last_seq + 2 + i) & 0xFFFF in self._reorder:
                 sack |= 1 << i
         self._send(Ack(b.boot, self._last_seq, sack))
+
+    def _deliver(self, got: Button) -> None:
+        self._last_seq = got.seq
+        if 0 <= got.seat < self.seats:
+            self._events.append(ButtonGesture(got.seat, got.gesture, got.seq, got.boot))
+        else:
+            log.warning(
+                "press #%d dropped: the device reports seat %d of %d", got.seq, got.seat, self.seats
+            )
+
+    def _flush_held(self) -> None:
+        """The device rebooted while presses waited here for a missing one: that one died with
+        the device's RAM; the ones held are real, so they are delivered, in order."""
+        if not self._reorder:
+            return
+        held = sorted(self._reorder.values(), key=lambda b: (b.seq - self._last_seq) & 0xFFFF)
+        missing = ((held[-1].seq - self._last_seq) & 0xFFFF) - len(held)
+        log.warning(
+            "device rebooted: %d presses of session %08x never arrived (lost with its RAM); "
+            "the %d received after them are delivered",
+            missing,
+            self._boot or 0,
+            len(held),
+        )
+        self.stats.lost += missing
+        self._reorder.clear()
+        for got in held:
+            self._deliver(got)
 
     def _ahead(self, seq: int) -> bool:
         return 0 < (seq - self._last_seq) & 0xFFFF < 0x8000

@@ -39,11 +39,17 @@ class ScriptedPress:
     gesture: Gesture
 
 
+MAX_LINE = 4096
+"""Longest line of ``buttons.jsonl`` (one press is about 50 characters)."""
+
+
 def load_buttons(path: Path, *, seats: int = 4) -> list[ScriptedPress]:
     """Read and validate ``buttons.jsonl``; blank lines are skipped; sorted by time."""
     presses: list[ScriptedPress] = []
     with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
+        for number, line in enumerate(iter(lambda: f.readline(MAX_LINE + 1), ""), 1):
+            if len(line) > MAX_LINE:
+                raise FixtureError(f"{path}:{number}: line longer than {MAX_LINE} characters")
             if not line.strip():
                 continue
             try:
@@ -53,6 +59,8 @@ def load_buttons(path: Path, *, seats: int = 4) -> list[ScriptedPress]:
                 gesture = Gesture.parse(str(raw.get("gesture", "short")))
             except (ValueError, KeyError, TypeError) as exc:
                 raise FixtureError(f"{path}:{number}: bad button line: {exc}") from exc
+            except RecursionError:
+                raise FixtureError(f"{path}:{number}: bad button line: nested too deeply") from None
             if not 0 <= seat < seats or t < 0:
                 raise FixtureError(f"{path}:{number}: seat {seat} or time {t} out of range")
             presses.append(ScriptedPress(t, seat, gesture))
@@ -66,7 +74,7 @@ class PtyDevice:
         self,
         *,
         seats: int = 4,
-        boot_count: int = 1,
+        boot_count: int | None = None,
         version: int = codec.PROTOCOL_VERSION,
         to_host: FaultInjector | None = None,
         to_device: FaultInjector | None = None,
@@ -120,9 +128,10 @@ class PtyDevice:
         with self._lock:
             return self.core.press(self._clock.monotonic(), seat, gesture)
 
-    def reboot(self) -> None:
+    def reboot(self, *, session: int | None = None) -> None:
+        """Power cycle; ``session`` forces the new session id (the same as before, say)."""
         with self._lock:
-            self.core.reboot(self._clock.monotonic())
+            self.core.reboot(self._clock.monotonic(), session=session)
 
     def unplug(self) -> None:
         """The cable is pulled: the tty vanishes, the device loses power."""

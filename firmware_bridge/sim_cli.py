@@ -1,8 +1,9 @@
 """``domino-table device-sim``: a simulated seat device on a pty, replayed or driven by keys.
 
 Also runs alone: ``python -m firmware_bridge.sim_cli``. Keys: ``1``-``4`` short press on Seat
-1-4, shifted (``!@#$``) long press, ``q w e r`` double press, ``b`` reboot, ``u`` unplug/replug,
-``x`` quit.
+1-4, shifted (``!@#$``) long press, ``q w e r`` double press, ``b`` reboot (a new random session
+id), ``B`` reboot keeping the same id (as a boot counter that restarted from a lost flash file),
+``u`` unplug/replug, ``x`` quit.
 """
 
 from __future__ import annotations
@@ -34,7 +35,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--buttons", type=Path, help="replay a fixture's buttons.jsonl")
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed factor")
     parser.add_argument("--seats", type=int, default=4)
-    parser.add_argument("--boot-count", type=int, default=1)
+    parser.add_argument(
+        "--boot-count",
+        type=int,
+        default=None,
+        help="emulate firmware 1.0: a boot counter from this value (default: a random session id "
+        "at every boot, as firmware 1.1)",
+    )
     parser.add_argument(
         "--exit-when-done", action="store_true", help="exit 2 s after the last replayed press"
     )
@@ -93,9 +100,10 @@ def _keyboard(device: PtyDevice, stdin: TextIO, out: TextIO, done: threading.Eve
                 gesture = Gesture.parse(name)
                 seq = device.press(seat, gesture)
                 print(f"Seat {seat + 1} {gesture} (#{seq})", file=out, flush=True)
-            elif key == "b":
-                device.reboot()
-                print("rebooted", file=out, flush=True)
+            elif key in ("b", "B"):
+                same = device.core.session if key == "B" else None
+                device.reboot(session=same)
+                print(f"rebooted (session {device.core.session:08x})", file=out, flush=True)
             elif key == "u":
                 if plugged:
                     device.unplug()

@@ -181,7 +181,6 @@ def _markers(args: argparse.Namespace) -> int:
 
 def _calibrate(args: argparse.Namespace) -> int:
     import cv2
-    import numpy as np
 
     from vision.calibration import (
         annotate_calibration,
@@ -191,11 +190,9 @@ def _calibrate(args: argparse.Namespace) -> int:
         save_table,
     )
     from vision.errors import ImageReadError
+    from vision.imageio import read_image
 
-    raw = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
-    if raw is None:
-        raise ImageReadError(f"{args.image}: cannot be read as an image")
-    image = np.asarray(raw, dtype=np.uint8)
+    image = read_image(args.image)  # size checked from the header before decoding
     geometry = load_table(args.table) if args.table else default_geometry(args.seats)
     result = calibrate(image, geometry)
     save_table(result.geometry, args.out)
@@ -229,18 +226,10 @@ def _charuco(args: argparse.Namespace) -> int:
 def _lens(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    import cv2
-    import numpy as np
-
     from vision.calibration import calibrate_lens, default_geometry, load_table, save_table
-    from vision.errors import ImageReadError
+    from vision.imageio import read_image
 
-    images = []
-    for path in args.images:
-        raw = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if raw is None:
-            raise ImageReadError(f"{path}: cannot be read as an image")
-        images.append(np.asarray(raw, dtype=np.uint8))
+    images = [read_image(path) for path in args.images]
     lens = calibrate_lens(images)
     geometry = load_table(args.table) if args.table else default_geometry()
     save_table(replace(geometry, lens=lens, homography=None, image_size=None), args.out)
@@ -332,6 +321,27 @@ def _describe(data: dict[str, object]) -> str:
     return " ".join(f"{k}={v}" for k, v in data.items() if k not in skip)
 
 
+MAX_JSON_BYTES = 32 * 1024 * 1024
+
+
+def _json_file(path: Path, error: type[Exception]) -> Any:
+    """A JSON file, read bounded (``/dev/zero`` included); every failure one ``error`` line."""
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_JSON_BYTES + 1)
+        if len(raw) > MAX_JSON_BYTES:
+            raise error(f"{path}: longer than {MAX_JSON_BYTES // 2**20} MB")
+        return json.loads(raw.decode("utf-8"))
+    except OSError as exc:
+        raise error(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except json.JSONDecodeError as exc:
+        raise error(f"{path}: not JSON: {exc}") from None
+    except RecursionError:
+        raise error(f"{path}: JSON nested too deeply") from None
+
+
 def _render_record(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
@@ -339,13 +349,10 @@ def _render_record(args: argparse.Namespace) -> int:
     from vision.render.scene import RenderParams, sweep_params
     from vision.render.tiles import RenderError
 
-    try:
-        record = json.loads(args.record.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise RenderError(f"{args.record}: not JSON: {exc}") from exc
+    record = _json_file(args.record, RenderError)
     params = RenderParams()
     if args.params:
-        params = RenderParams.from_json(json.loads(args.params.read_text(encoding="utf-8")))
+        params = RenderParams.from_json(_json_file(args.params, RenderError))
     if args.sweep is not None:
         params = sweep_params(args.sweep, args.seed, params)
     overrides = {k: getattr(args, k) for k in ("width", "height", "fps") if getattr(args, k)}

@@ -328,18 +328,20 @@ class ImageSequenceSource(_Closing):
         self._closed = False
 
     def __iter__(self) -> Iterator[Frame]:
-        import cv2
+        from vision.errors import ImageFileError
+        from vision.imageio import read_image
 
         index = 0
         for path in self.paths:
             if self._closed:
                 return
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
+            try:
+                image = read_image(path)  # bounded: bytes read, pixels in the header
+            except ImageFileError as exc:
                 if self._skip:
-                    log.warning("skipping unreadable image %s", path)
+                    log.warning("skipping unreadable image %s: %s", path, exc.reason)
                     continue
-                raise FrameSourceError(f"image {path}: cannot be read or decoded")
+                raise FrameSourceError(f"image {path}: {exc.reason}") from None
             t = self._clock.now() if self._clock is not None else index / self.fps
             yield Frame(_as_bgr(image), t, index)
             index += 1

@@ -31,6 +31,8 @@ from controller.live.broker import EmbeddedBroker
 from controller.live.clock import Clock, SystemClock
 from controller.live.feed import ScoreboardFeed
 from controller.live.hub import HALL, Hub
+from controller.live.limits import Limits
+from controller.live.limits import install as install_limits
 from controller.live.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from controller.live.metrics import exposition, registry_for
 from controller.live.models import CommandPayload, StatePayload, TileText, encode
@@ -43,9 +45,10 @@ log = logging.getLogger(__name__)
 
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "no such table"}}
 _WRITE: dict[int | str, dict[str, Any]] = {
-    400: {"description": "body is not parseable JSON"},
+    400: {"description": "body is not parseable JSON (or nested too deep)"},
     401: {"description": "bearer token missing or wrong"},
     403: {"description": "read-only scoreboard (no token configured)"},
+    413: {"description": "request body too long"},
     503: {"description": "broker unavailable; the command was not sent"},
 }
 
@@ -200,6 +203,15 @@ def create_app(
         lifespan=lifespan,
         description="Live state of every domino table in the hall (read-only unless a bearer "
         "token is configured for the write endpoints).",
+    )
+    install_limits(
+        app,
+        Limits(
+            max_body=settings.max_body_bytes,
+            max_depth=settings.max_json_depth,
+            max_streams=settings.max_streams,
+            max_streams_per_client=settings.max_streams_per_client,
+        ),
     )
     static = resources.files("controller.live") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")

@@ -153,6 +153,16 @@ class ScoreboardSettings(BaseSettings):
     keepalive_s: float = Field(default=10.0, gt=0, le=300)
     resync_min_interval_s: float = Field(default=1.0, ge=0, le=60)
     cmd_qos: int = Field(default=1, ge=0, le=2)
+    max_body_bytes: int = Field(
+        default=64 * 1024, ge=1024, le=16 * 2**20, description="longest request body (else 413)"
+    )
+    max_json_depth: int = Field(default=32, ge=2, le=1000, description="deepest JSON body (400)")
+    max_streams: int = Field(
+        default=256, ge=1, le=100_000, description="live (SSE) streams open at once (else 503)"
+    )
+    max_streams_per_client: int = Field(
+        default=16, ge=1, le=10_000, description="live streams per client address (else 429)"
+    )
 
 
 class TableSettings(BaseSettings):

@@ -89,16 +89,15 @@ def load_records(path: Path | str) -> list[tuple[int | None, dict[str, Any]]]:
 
 
 def _read_text(path: Path | str) -> str:
+    """At most :data:`MAX_RECORD_BYTES` are read, whatever the file is (``/dev/zero``, a
+    pipe)."""
+    from controller.bounded import InputTooLargeError, UnreadableInputError, decode, read_bytes
+
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(f"{p}: {size} bytes is too large for a game record")
-        return p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{p}: not UTF-8 text ({exc.reason})") from None
-    except OSError as exc:
-        raise RecordError(f"{p}: cannot read: {exc.strerror or exc}") from None
+        return decode(read_bytes(p, MAX_RECORD_BYTES, "game record"), str(p))
+    except (InputTooLargeError, UnreadableInputError) as exc:
+        raise RecordError(str(exc)) from None
 
 
 def parse_records(text: str, where: str = "record") -> list[tuple[int | None, dict[str, Any]]]:
@@ -108,6 +107,8 @@ def parse_records(text: str, where: str = "record") -> list[tuple[int | None, di
     naming it."""
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise RecordError(f"{where}: JSON nested too deeply to be a game record") from None
     except json.JSONDecodeError as exc:
         if exc.msg != "Extra data":
             raise RecordError(
@@ -127,6 +128,8 @@ def parse_records(text: str, where: str = "record") -> list[tuple[int | None, di
                 f"{at}: not valid JSON (column {exc.colno}: {exc.msg}); "
                 "JSON lines hold one whole record per line"
             ) from None
+        except RecursionError:
+            raise RecordError(f"{at}: JSON nested too deeply to be a game record") from None
         out.append((number, _record_object(value, at)))
     return out
 
@@ -138,6 +141,8 @@ def parse_json(text: str, where: str = "record") -> dict[str, Any]:
         raise RecordError(
             f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
+    except RecursionError:
+        raise RecordError(f"{where}: JSON nested too deeply to be a game record") from None
     return _record_object(data, where)
 
 

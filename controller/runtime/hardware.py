@@ -83,17 +83,29 @@ def load_config(path: Path, env: Mapping[str, str] | None = None) -> RunConfig:
     return config
 
 
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
 def read_config(path: Path, env: Mapping[str, str] | None = None) -> tuple[RunConfig, list[str]]:
     """The config with defaults where values are wrong, and the problems found (so a check can
     go on to the hardware). A file that cannot be read or is not TOML raises
     :class:`ConfigError`."""
     env = os.environ if env is None else env
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        from controller.bounded import InputTooLargeError, read_bytes
+
+        data = tomllib.loads(read_bytes(path, MAX_CONFIG_BYTES, "config file").decode("utf-8"))
+    except InputTooLargeError as exc:
+        raise ConfigError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason})") from None
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the config: {exc.strerror or exc}") from None
+        reason = str(exc).removeprefix(f"{path}: cannot read: ")
+        raise ConfigError(f"{path}: cannot read the config: {reason}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: TOML nested too deeply for a config") from None
     return check_config(data, env, where=str(path), base=path.parent)
 
 

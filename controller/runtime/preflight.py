@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,7 +82,7 @@ def table_problems(table: str, *, option: str) -> list[str]:
 def journal_problems(path: Path, *, option: str) -> list[str]:
     """The journal must be a table journal we can write, or a new file in a directory we can
     write. Nothing is created here."""
-    from controller.journal import SCHEMA_VERSION
+    from controller.journal import check_file
 
     if path.is_dir():
         return [f"{option} {path}: is a directory, not a journal file"]
@@ -96,17 +95,8 @@ def journal_problems(path: Path, *, option: str) -> list[str]:
         return []
     if not os.access(path, os.R_OK | os.W_OK):
         return [f"{option} {path}: no permission to read and write it"]
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        finally:
-            db.close()
-    except sqlite3.DatabaseError:
-        return [f"{option} {path}: not a table journal"]
-    if row is None or str(row[0]) != str(SCHEMA_VERSION):
-        return [f"{option} {path}: journal schema {row and row[0]}, expected {SCHEMA_VERSION}"]
-    return []
+    problem = check_file(path)
+    return [] if problem is None else [f"{option} {problem}"]
 
 
 def fixture_problems(

@@ -3,13 +3,13 @@
 ``Device(hal).step()`` does one pass; ``run(hal)`` loops forever. The HAL (``hal.py`` on the
 Pico, a fake in the tests) provides: ticks_ms(), ticks_diff(a, b), levels() -> [bool] per seat,
 show([(r, g, b)]), read() -> bytes (never blocks), write(bytes), feed(), reset_cause(),
-sleep_ms(ms).
+random_bytes(n), sleep_ms(ms).
 """
 
-import bootcount
 import buttons
 import leds
 import link
+import session
 
 SEATS = 4
 POLL_MS = 5
@@ -17,12 +17,12 @@ LED_FRAME_MS = 20
 
 
 class Device:
-    def __init__(self, hal, seats=SEATS, boot_file=bootcount.PATH):
+    def __init__(self, hal, seats=SEATS):
         self.hal = hal
         self.seats = seats
         self.last_ticks = hal.ticks_ms()
         self.now = 0  # ms since start, never wraps (ticks_ms does, after 2**30 ms)
-        self.boot = bootcount.bump(boot_file)
+        self.boot = session.new_id(hal.random_bytes)  # the protocol's "boot" field
         self.buttons = buttons.Buttons(seats)
         self.link = link.Link(seats, self.boot, self.now, hal.reset_cause())
         self.next_led_frame = 0

@@ -3,6 +3,7 @@
 Everything else in the firmware runs under any MicroPython (and in the tests) with a fake HAL.
 """
 
+import os
 import select
 import sys
 import time
@@ -61,6 +62,10 @@ class PicoHal:
     def reset_cause(self):
         # machine.PWRON_RESET = 1, WDT_RESET = 3 on the rp2 port; sent as is in BOOT.
         return self._cause
+
+    def random_bytes(self, n):
+        # rp2: os.urandom reads the ring oscillator's random bit, not a seeded generator.
+        return os.urandom(n)
 
     def sleep_ms(self, ms):
         time.sleep_ms(ms)

@@ -6,7 +6,7 @@ Mirrors ``firmware_bridge/device.py`` (the simulator) message for message.
 
 import proto
 
-FIRMWARE = (1, 0, 0)
+FIRMWARE = (1, 1, 0)
 WINDOW = 8  # button frames in flight
 RETRANSMIT_MS = 150
 HEARTBEAT_MS = 500

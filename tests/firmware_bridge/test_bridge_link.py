@@ -33,10 +33,10 @@ def presses(link: LossyLink) -> list[tuple[int, Gesture]]:
 def test_clean_link_comes_up_and_delivers_a_press() -> None:
     link = LossyLink(rates=FaultRates())
     link.run(0.3)
-    assert link.events == [LinkUp(1, "1.0.0", 4)]
+    assert link.events == [LinkUp(link.device.session, "1.1.0", 4)]
     link.device.press(link.now, 2, Gesture.LONG)
     link.run(0.1)
-    assert link.events[-1] == ButtonGesture(2, Gesture.LONG, 1, 1)
+    assert link.events[-1] == ButtonGesture(2, Gesture.LONG, 1, link.device.session)
     assert link.device.pending == 0
 
 
@@ -79,8 +79,8 @@ def test_unplug_replug_restores_leds_and_reports_reboot() -> None:
     assert link.events[-1] == LinkDown("port vanished")
     link.replug()
     link.run(0.5)
-    assert DeviceRebooted(2) in link.events
-    assert link.events[-1] == LinkUp(2, "1.0.0", 4)
+    assert DeviceRebooted(link.device.session) in link.events
+    assert link.events[-1] == LinkUp(link.device.session, "1.1.0", 4)
     assert link.device.leds == wanted
     assert link.host.leds_confirmed
 
@@ -97,9 +97,9 @@ def test_reboot_mid_game_keeps_numbering_apart() -> None:
     link.run(1.0)
     assert presses(link) == [(0, Gesture.SHORT), (1, Gesture.SHORT), (2, Gesture.SHORT),
                              (3, Gesture.DOUBLE)]  # fmt: skip
-    assert link.events[-1] == ButtonGesture(3, Gesture.DOUBLE, 1, 2)
+    assert link.events[-1] == ButtonGesture(3, Gesture.DOUBLE, 1, link.device.session)
     assert LinkDown("device rebooted") in link.events
-    assert DeviceRebooted(2) in link.events
+    assert DeviceRebooted(link.device.session) in link.events
     assert link.device.leds == (GREEN,) * 4
 
 

@@ -81,7 +81,7 @@ def test_press_and_leds_through_a_real_tty(device: PtyDevice) -> None:
         wait_for(bridge, lambda e: isinstance(e, LinkUp))
         device.press(2, Gesture.DOUBLE)
         events = wait_for(bridge, lambda e: isinstance(e, ButtonGesture))
-        assert events == [ButtonGesture(2, Gesture.DOUBLE, 1, 1)]
+        assert events == [ButtonGesture(2, Gesture.DOUBLE, 1, device.core.session)]
         bridge.set_leds(LEDS)
         until(lambda: bridge.leds_confirmed)
         assert device.leds == LEDS
@@ -98,12 +98,12 @@ def test_unplug_and_replug_restores_every_led(device: PtyDevice) -> None:
         time.sleep(0.3)
         device.replug()
         events = wait_for(bridge, lambda e: isinstance(e, LinkUp))
-        assert DeviceRebooted(2) in events
+        assert DeviceRebooted(device.core.session) in events
         until(lambda: bridge.leds_confirmed)
         assert device.leds == LEDS
         device.press(0, Gesture.SHORT)
         got = wait_for(bridge, lambda e: isinstance(e, ButtonGesture))
-        assert got[-1] == ButtonGesture(0, Gesture.SHORT, 1, 2)
+        assert got[-1] == ButtonGesture(0, Gesture.SHORT, 1, device.core.session)
 
 
 def test_presses_through_injected_faults_arrive_once_in_order() -> None:
@@ -240,7 +240,9 @@ def test_device_sim_keyboard_keys_make_gestures_reboot_and_quit() -> None:
     out = io.StringIO()
     with os.fdopen(read_fd) as stdin:
         runner = threading.Thread(
-            target=sim_cli.run, args=(parser.parse_args([]),), kwargs={"stdin": stdin, "out": out}
+            target=sim_cli.run,
+            args=(parser.parse_args(["--boot-count", "1"]),),  # firmware 1.0's counter
+            kwargs={"stdin": stdin, "out": out},
         )
         runner.start()
         until(lambda: "\n" in out.getvalue())
@@ -256,11 +258,20 @@ def test_device_sim_keyboard_keys_make_gestures_reboot_and_quit() -> None:
             assert got == [(0, Gesture.SHORT), (3, Gesture.LONG), (1, Gesture.DOUBLE)]
             os.write(write_fd, b"b")
             assert DeviceRebooted(2) in wait_for(bridge, lambda e: isinstance(e, LinkUp))
+            os.write(write_fd, b"23")
+            for seat in (1, 2):
+                event = wait_for(bridge, lambda e: isinstance(e, ButtonGesture))[-1]
+                assert event == ButtonGesture(seat, Gesture.SHORT, seat, 2)
+            os.write(write_fd, b"B")  # reboot, same id: the counter restarted
+            assert DeviceRebooted(2) in wait_for(bridge, lambda e: isinstance(e, LinkUp))
+            os.write(write_fd, b"4")  # seq 1 again: delivered, not taken for the old #1
+            event = wait_for(bridge, lambda e: isinstance(e, ButtonGesture))[-1]
+            assert event == ButtonGesture(3, Gesture.SHORT, 1, 2)
             os.write(write_fd, b"x")
             runner.join(timeout=5)
             assert not runner.is_alive()
     os.close(write_fd)
-    assert "rebooted" in out.getvalue()
+    assert "rebooted (session 00000002)" in out.getvalue()
     # people read seats from 1: key 1 is Seat 1 (0 in the protocol), key $ is Seat 4
     lines = out.getvalue().splitlines()
     assert any(line.startswith("Seat 1 short") for line in lines), lines

@@ -4,6 +4,7 @@ One JSON request in, one JSON reply out (see ``handle``). Not part of the firmwa
 """
 
 import json
+import random
 import sys
 
 import app
@@ -50,6 +51,12 @@ class FakeHal:
 
     def reset_cause(self):
         return self.cause
+
+    def random_bytes(self, n):
+        forced = state.get("random", [])
+        if forced:
+            return bytes.fromhex(forced.pop(0))
+        return bytes(random.getrandbits(8) for _ in range(n))
 
     def sleep_ms(self, ms):
         self.ticks = (self.ticks + ms) % PERIOD
@@ -119,10 +126,12 @@ def cmd_render(req):
 
 
 def cmd_boot(req):
-    """Power-on: a new Device on a fresh fake HAL; the boot counter file persists."""
+    """Power-on: a new Device on a fresh fake HAL. ``random`` (hex) forces what the HAL's random
+    source gives, one hex string per call, then it is random again."""
     hal = FakeHal(req.get("seats", 4), req.get("ticks", PERIOD - 2000), req.get("cause", 1))
     state["hal"] = hal
-    state["device"] = app.Device(hal, req.get("seats", 4), "/flash/bootcount.txt")
+    state["random"] = list(req.get("random", []))
+    state["device"] = app.Device(hal, req.get("seats", 4))
     return {"boot": state["device"].boot}
 
 

@@ -197,7 +197,7 @@ def presses(events: list[BridgeEvent]) -> list[tuple[int, Gesture]]:
 def test_firmware_and_host_link_up_and_deliver_gestures(mpy: MicroPython) -> None:
     ls = Lockstep(mpy, FaultRates())
     ls.run(300)
-    assert ls.events == [LinkUp(ls.boot, "1.0.0", 4)]
+    assert ls.events == [LinkUp(ls.boot, "1.1.0", 4)]
     wanted = (
         LedState(0, 255, 0, Pattern.SOLID),
         OFF,
@@ -236,7 +236,7 @@ def test_ctrl_c_bytes_on_the_line_are_just_garbage(mpy: MicroPython) -> None:
     assert ls.host.state is LinkState.UP
 
 
-def test_reboot_bumps_the_boot_counter_and_leds_are_restored(mpy: MicroPython) -> None:
+def test_reboot_draws_a_new_session_id_and_leds_are_restored(mpy: MicroPython) -> None:
     ls = Lockstep(mpy, FaultRates())
     ls.run(300)
     first = ls.boot
@@ -244,12 +244,40 @@ def test_reboot_bumps_the_boot_counter_and_leds_are_restored(mpy: MicroPython) -
     ls.host.set_leds(ls.ms / 1000, wanted)
     ls.gesture(1, Gesture.SHORT)
     second = mpy.call({"cmd": "boot", "cause": 3})["boot"]  # watchdog reset
-    assert second == first + 1
+    assert second not in (first, 0)
     ls.run(800)
     assert DeviceRebooted(second) in ls.events
     assert ls.last["pixels"] == [[0, 0, 255]] * 4
     ls.gesture(0, Gesture.LONG)
     assert ls.events[-1] == ButtonGesture(0, Gesture.LONG, 1, second)
+
+
+def test_the_session_id_comes_from_the_random_source_and_is_never_zero(mpy: MicroPython) -> None:
+    booted = mpy.call({"cmd": "boot", "random": ["00000000", "78563412"]})
+    assert booted["boot"] == 0x12345678
+    ids = {mpy.call({"cmd": "boot"})["boot"] for _ in range(5)}
+    assert len(ids) == 5 and 0 not in ids
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_reboot_that_repeats_the_session_id_loses_no_press(mpy: MicroPython, seed: int) -> None:
+    """The issue's case: the device comes back with the id it had (firmware 1.0's counter after
+    its flash file was lost). The host starts anew on the BOOT frame: every press arrives once."""
+    ls = Lockstep(mpy, FaultRates())
+    ls.run(300)
+    rng = random.Random(seed)
+    before = [(rng.randrange(4), rng.choice(list(Gesture))) for _ in range(5)]
+    for seat, gesture in before:
+        ls.gesture(seat, gesture)
+    same = ls.boot.to_bytes(4, "little").hex()
+    assert mpy.call({"cmd": "boot", "cause": 3, "random": [same]})["boot"] == ls.boot
+    ls.run(800)
+    after = [(rng.randrange(4), rng.choice(list(Gesture))) for _ in range(9)]
+    for seat, gesture in after:
+        ls.gesture(seat, gesture)
+    ls.run(500)
+    assert presses(ls.events) == before + after
+    assert DeviceRebooted(ls.boot) in ls.events
 
 
 def test_no_host_means_offline_leds_and_presses_kept(mpy: MicroPython) -> None:

@@ -22,14 +22,21 @@ def test_a_journal_must_be_a_journal_we_can_write(tmp_path: Path) -> None:
     not_a_journal = tmp_path / "notes.txt"
     not_a_journal.write_text("hello, this is not SQLite\n" * 100)
     assert journal_problems(not_a_journal, option="--journal") == [
-        f"--journal {not_a_journal}: not a table journal"
+        f"--journal {not_a_journal}: not a table journal (file is not a database); left as it is"
     ]
     other_db = tmp_path / "other.sqlite"
     with sqlite3.connect(other_db) as db:
         db.execute("CREATE TABLE x (y)")
     db.close()
     assert journal_problems(other_db, option="--journal") == [
-        f"--journal {other_db}: not a table journal"
+        f"--journal {other_db}: not a table journal (an SQLite file without a journal schema); "
+        "left as it is"
+    ]
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    assert journal_problems(empty, option="--journal") == [
+        f"--journal {empty}: empty file, not a journal; left as it is (delete it to start a new "
+        "journal)"
     ]
     with Journal(tmp_path / "j.sqlite"):
         pass

@@ -79,7 +79,7 @@ def test_a_file_that_is_not_a_journal_is_refused(tmp_path: Path) -> None:
     try:
         Journal(path)
     except JournalError as exc:
-        assert "not a usable journal" in str(exc)
+        assert "not a table journal" in str(exc)
     else:
         raise AssertionError("a garbage file was taken for a journal")
 
