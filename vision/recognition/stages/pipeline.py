@@ -102,14 +102,18 @@ def _readable(
     max_pips: int,
 ) -> list[arbitrate.Read]:
     """The plausible proposals whose two halves both read, each with the learned half
-    reader's agreement."""
+    reader's agreement; those it refutes (under ``refute_p``) are left out."""
     reads = [
         arbitrate.Read(prop, halves.read(prop, seen, p, max_pips))
         for prop in proposals
         if _plausible(prop, seen.pip_px, p)
     ]
     reads = [r for r in reads if all(h.pips is not None for h in r.halves)]
-    return [replace(r, agree=a) for r, a in zip(reads, _agreement(reads, grey), strict=True)]
+    return [
+        replace(r, agree=a)
+        for r, a in zip(reads, _agreement(reads, grey), strict=True)
+        if a >= p.refute_p
+    ]
 
 
 def _agreement(reads: list[arbitrate.Read], grey: npt.NDArray[np.uint8]) -> list[float]:
