@@ -213,6 +213,7 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
                 )
             if runtime.state.match is not None:
                 seats[:] = list(runtime.state.match.seat_names)
+            live.take_commands(runtime)
             runtime.start()
             try:
                 report = run_fixture(

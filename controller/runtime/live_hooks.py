@@ -25,11 +25,27 @@ class LiveServices:
     note: str
     station: Any = None
 
+    def take_commands(self, runtime: Any) -> None:
+        """Run the authorised commands the table receives (``new_match``, ``correct``,
+        ``undo``) on ``runtime`` (a :class:`~controller.runtime.core.TableRuntime`)."""
+        if self.station is not None:
+            self.station.set_command_handler(command_handler(runtime))
+
     def stop(self) -> None:
         """Say ``offline``, stop the publisher, and the broker and web server if we started them."""
         if self.station is not None:
             self.station.stop()
             self.station = None
+
+
+def command_handler(runtime: Any) -> Callable[[str, Any], None]:
+    """A live command handler feeding ``runtime``: the command's arguments become a journaled
+    table input; wrong arguments raise ``ValueError`` (the publisher refuses the command)."""
+
+    def handle(name: str, cmd: Any) -> None:
+        runtime.command(name, dict(cmd.args))
+
+    return handle
 
 
 def _port_free(port: int, host: str = "127.0.0.1") -> bool:
