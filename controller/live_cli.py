@@ -67,9 +67,12 @@ def _scoreboard(args: argparse.Namespace) -> int:
         settings = ScoreboardSettings.model_validate({**base.model_dump(), **update})
     except ValidationError as exc:
         raise LiveConfigError(f"bad scoreboard settings: {short_reason(exc)}") from None
+    except ValueError as exc:  # pydantic-settings' own: an environment value that is not JSON
+        raise LiveConfigError(f"bad scoreboard settings: {exc}") from None
+    broker = "embedded" if settings.mqtt.url is None else settings.mqtt.address().redacted()
     print(
         f"scoreboard on http://{settings.http_host}:{settings.http_port}/ "
-        f"(broker {settings.mqtt.url or 'embedded'}; "
+        f"(broker {broker}; "
         f"{'writes need the token' if settings.token else 'read-only'})",
         file=sys.stderr,
     )

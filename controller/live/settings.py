@@ -18,6 +18,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from controller.live.errors import LiveConfigError
+from controller.redact import redact_url
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _ROOT = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$")
@@ -41,15 +42,6 @@ def check_key(key: SecretStr) -> SecretStr:
     if len(key.get_secret_value()) < MIN_KEY_LENGTH:
         raise ValueError(f"a command key needs at least {MIN_KEY_LENGTH} characters")
     return key
-
-
-_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^:@/\s]*):[^/\s]*@")
-
-
-def redact_url(text: str) -> str:
-    """``text`` with the password of every URL in it replaced by ``***``
-    (``mqtt://user:***@host:1883``); works on URLs that do not parse, and on whole messages."""
-    return _USERINFO.sub(lambda m: f"{m['scheme']}{m['user']}:***@", text)
 
 
 @dataclass(frozen=True, slots=True)

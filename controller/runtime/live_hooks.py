@@ -73,6 +73,7 @@ def start_live(
     from controller.errors import ControllerError
     from controller.live.broker import free_port
     from controller.live.station import LiveStation
+    from controller.redact import redact_url
 
     notes = []
     if http_port is not None and (http_port == 0 or not _port_free(http_port, http_host)):
@@ -92,7 +93,11 @@ def start_live(
         station.stop()
         log.warning("live state is off: %s", exc)
         return LiveServices(None, f"live state is off ({exc}); the table goes on without it")
-    where = f"embedded broker at {station.broker_url}" if broker is None else f"broker {broker}"
+    where = (
+        f"embedded broker at {station.broker_url}"
+        if broker is None
+        else f"broker {redact_url(broker)}"
+    )
     notes.insert(0, f"MQTT via {where}")
     if station.scoreboard_url:
         notes.append(f"scoreboard at {station.scoreboard_url}")
