@@ -8,6 +8,7 @@ to start by hand. ``domino-table run`` uses only the publisher, against a real b
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Mapping
 from types import TracebackType
 from typing import Any, Self
@@ -58,6 +59,9 @@ class LiveStation:
         self._on_command: CommandHandler | None = None
         try:
             self._table_settings = TableSettings(table=table)
+            if cmd_key is None and http_port is not None and self._table_settings.cmd_key is None:
+                # the scoreboard is ours, in this process: both ends share a key made now
+                cmd_key = secrets.token_hex(32)
             if cmd_key is not None:
                 self._table_settings = TableSettings.model_validate(
                     {**self._table_settings.model_dump(), "cmd_key": cmd_key}

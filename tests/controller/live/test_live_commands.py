@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from live_support import (
     CMD_KEY,
@@ -95,6 +96,8 @@ def test_new_match_correct_and_undo_change_the_table(hall: tuple[Board, TableRun
     post(board, "undo", {})
     s = wait_until(lambda: (s := state(board)) and line(s) == ["6-6"] and s, "move 2 undone")
     assert s["hand"]["ends"] == [6, 6] and s["commands"]["accepted"] == 3
+    metrics = board.http.get("/metrics").text
+    assert f'domino_scoreboard_table_commands{{outcome="accepted",table="{TABLE}"}} 3.0' in metrics
     events = board.http.get(f"/api/tables/{TABLE}/events", params={"limit": 1000}).json()
     kinds = [e["type"] for e in events["events"]]
     assert {"match_started", "correction", "undo"} <= set(kinds)
@@ -122,3 +125,37 @@ def test_a_command_with_bad_arguments_is_refused_and_changes_nothing(
     alerts = [e["data"]["message"] for e in view["recent_events"] if e["type"] == "alert"]
     assert [m for m in alerts if m.startswith("new match refused")], alerts
     assert runtime.state.match is None and state(board)["match"] is None  # type: ignore[index]
+
+
+def test_the_demo_s_own_scoreboard_commands_its_table_with_no_key_configured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Zero setup (embedded broker, scoreboard in the same process): both ends share a key made
+    at start, so the write API works with only the bearer token set."""
+    monkeypatch.delenv("DOMINO_TABLE_CMD_KEY", raising=False)
+    monkeypatch.setenv("DOMINO_SCOREBOARD_TOKEN", TOKEN)
+    live = start_live(broker=None, http_port=0, table="t-demo")
+    try:
+        assert live.station is not None and live.publisher is not None, live.note
+        runtime = TableRuntime(table="t-demo", publisher=live.publisher)
+        live.take_commands(runtime)
+        runtime.start()
+        base = live.station.scoreboard_url.rsplit("/table/", 1)[0]
+        board = Board.__new__(Board)
+        board.http = httpx.Client(base_url=base, timeout=10.0)
+        board.wait_table("t-demo", "the table online", lambda v: v["status"] == "online")
+        r = board.http.post(
+            "/api/tables/t-demo/cmd/new_match",
+            json={"rules": "latin", "target": 75},
+            headers={"Authorization": f"Bearer {TOKEN}"},
+        )
+        assert r.status_code == 202, r.text
+        wait_until(
+            lambda: (v := board.table("t-demo")) and (v["state"] or {}).get("match"),
+            "the match started by command",
+        )
+        assert runtime.state.match is not None and runtime.state.match.rules.target == 75
+        board.http.close()
+        runtime.stop()
+    finally:
+        live.stop()
