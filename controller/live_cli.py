@@ -17,7 +17,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="serve the scoreboard (hall and table pages, REST API, SSE) from an MQTT broker",
         description="Subscribe to every table on the broker and serve the scoreboard. Without "
         "--broker an embedded MQTT broker is started. The write API needs a bearer token, "
-        "from DOMINO_SCOREBOARD_TOKEN; without it the scoreboard is read-only.",
+        "from DOMINO_SCOREBOARD_TOKEN (without it the scoreboard is read-only), and each "
+        'table\'s command key, from DOMINO_SCOREBOARD_CMD_KEYS (\'{"table-1": "KEY"}\'); '
+        "the token never leaves the scoreboard. Broker passwords are shown as ***.",
     )
     board.add_argument("--broker", help="mqtt://[user:pass@]host[:port] or mqtts://...")
     board.add_argument("--http-port", type=int, default=None, help="HTTP port (default 8080)")
