@@ -118,8 +118,6 @@ class TableStore:
                         )
                     return Outcome(None)
                 rec = self._tables[parsed.table] = _Table(parsed.table, self._ring)
-            if not retained:
-                rec.last_live = now
             self.messages[parsed.kind] += 1
             try:
                 outcome = self._apply(rec, parsed.kind, payload, now)
@@ -138,6 +136,8 @@ class TableStore:
                         exc,
                     )
                 return Outcome(rec.table, changed=True)
+            if not retained:  # junk above does not make a table live
+                rec.last_live = now
             if (
                 rec.state is None
                 and rec.device is None

@@ -111,6 +111,15 @@ def test_the_cap_evicts_the_stalest_unconfigured_table_never_a_live_or_configure
     assert store.tables() == ["conf", "live", "new1", "new2"]
 
 
+def test_junk_on_a_new_table_id_does_not_make_it_live_nor_keep_its_place() -> None:
+    store = TableStore(R, max_tables=2, live_window_s=100)
+    store.ingest(f"{R}/real/state", state_of("real"), 10.0)
+    store.ingest(f"{R}/junk/state", b"{not json", 11.0)
+    assert store.tables() == ["junk", "real"]
+    store.ingest(f"{R}/next/state", state_of("next"), 12.0)
+    assert store.tables() == ["next", "real"]
+
+
 def test_seq_gap_asks_for_resync_and_state_clears_it() -> None:
     store, pub = setup()
     feed_state(store, pub)
