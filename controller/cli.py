@@ -118,8 +118,10 @@ def one_line(error: object) -> str:
         loc = ".".join(str(part) for part in first.get("loc", ()))
         reason = str(first.get("msg", "invalid")).removeprefix("Value error, ")
         return f"{loc}: {reason}" if loc else reason
+    from controller.redact import redact_url
+
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-    return " ".join(lines) or type(error).__name__
+    return redact_url(" ".join(lines)) or type(error).__name__
 
 
 def _exit_code_of(exc: BaseException) -> int | None:

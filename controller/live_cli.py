@@ -17,7 +17,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="serve the scoreboard (hall and table pages, REST API, SSE) from an MQTT broker",
         description="Subscribe to every table on the broker and serve the scoreboard. Without "
         "--broker an embedded MQTT broker is started. The write API needs a bearer token, "
-        "from DOMINO_SCOREBOARD_TOKEN; without it the scoreboard is read-only.",
+        "from DOMINO_SCOREBOARD_TOKEN (without it the scoreboard is read-only), and each "
+        'table\'s command key, from DOMINO_SCOREBOARD_CMD_KEYS (\'{"table-1": "KEY"}\'); '
+        "the token never leaves the scoreboard. Broker passwords are shown as ***.",
     )
     board.add_argument("--broker", help="mqtt://[user:pass@]host[:port] or mqtts://...")
     board.add_argument("--http-port", type=int, default=None, help="HTTP port (default 8080)")
@@ -67,9 +69,12 @@ def _scoreboard(args: argparse.Namespace) -> int:
         settings = ScoreboardSettings.model_validate({**base.model_dump(), **update})
     except ValidationError as exc:
         raise LiveConfigError(f"bad scoreboard settings: {short_reason(exc)}") from None
+    except ValueError as exc:  # pydantic-settings' own: an environment value that is not JSON
+        raise LiveConfigError(f"bad scoreboard settings: {exc}") from None
+    broker = "embedded" if settings.mqtt.url is None else settings.mqtt.address().redacted()
     print(
         f"scoreboard on http://{settings.http_host}:{settings.http_port}/ "
-        f"(broker {settings.mqtt.url or 'embedded'}; "
+        f"(broker {broker}; "
         f"{'writes need the token' if settings.token else 'read-only'})",
         file=sys.stderr,
     )

@@ -228,6 +228,7 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
                         hs = ms.hand
                         prov = None if hs is None or hs.leader_known else provisional_leader(hs)
                         narrator.restore(ms.seat_names, ms.rules, prov if hs and hs.moves else None)
+                    live.take_commands(runtime)
                     runtime.start()
                     try:
                         report = run_fixture(

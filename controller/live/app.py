@@ -12,12 +12,11 @@ import contextlib
 import hmac
 import json
 import logging
-import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Path, Query, Request
 from fastapi.responses import FileResponse, PlainTextResponse, Response, StreamingResponse
@@ -29,13 +28,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from controller.live.api import EventsPage, HallView, Health, MatchRecord, TableView
 from controller.live.broker import EmbeddedBroker
 from controller.live.clock import Clock, SystemClock
+from controller.live.commands import signed_command
 from controller.live.feed import ScoreboardFeed
 from controller.live.hub import HALL, Hub
 from controller.live.limits import Limits
 from controller.live.limits import install as install_limits
 from controller.live.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from controller.live.metrics import exposition, registry_for
-from controller.live.models import CommandPayload, StatePayload, TileText, encode
+from controller.live.models import StatePayload, TileText, encode
 from controller.live.publisher import ClientFactory, paho_client
 from controller.live.settings import ScoreboardSettings
 from controller.live.store import Outcome, TableStore
@@ -49,6 +49,7 @@ _WRITE: dict[int | str, dict[str, Any]] = {
     401: {"description": "bearer token missing or wrong"},
     403: {"description": "read-only scoreboard (no token configured)"},
     413: {"description": "request body too long"},
+    409: {"description": "no command key configured for this table"},
     503: {"description": "broker unavailable; the command was not sent"},
 }
 
@@ -111,10 +112,8 @@ class NewMatchRequest(_Body):
 
 
 class CorrectRequest(_Body):
-    move: int = Field(ge=0, le=10_000, description="move number to correct")
-    tile: TileText | None = Field(default=None, description="the tile really played")
-    end: Literal["left", "right"] | None = None
-    passed: bool = Field(default=False, description="the move was really a pass")
+    move: int = Field(ge=1, le=10_000, description="move number in the hand (1: the first)")
+    tile: TileText = Field(description="the tile really played at that move")
 
 
 class UndoRequest(_Body):
@@ -148,6 +147,8 @@ def create_app(
             ring_size=settings.ring_size,
             max_tables=settings.max_tables,
             max_payload=mqtt_settings.max_payload,
+            tracked=settings.tracked(),
+            live_window_s=settings.live_window_s,
         )
         hub = Hub(settings.client_queue)
 
@@ -321,11 +322,14 @@ def create_app(
 
     # -- writes (token only) ------------------------------------------------------------------
     def _command(live: Live, table: str, name: str, args: dict[str, Any]) -> CommandAccepted:
-        token = live.settings.table_token or live.settings.token
-        assert token is not None  # _authorised ran
-        cmd = CommandPayload(
-            id=f"c-{uuid.uuid4().hex[:12]}",
-            token=token.get_secret_value(),
+        """Sign the command with the table's own key and send it; the HTTP token stays here."""
+        key = live.settings.cmd_keys.get(table)
+        if key is None:
+            raise HTTPException(409, f"no command key for table {table!r}: it takes no commands")
+        cmd = signed_command(
+            key.get_secret_value().encode(),
+            table=table,
+            name=name,
             ts=live.clock.time(),
             args={k: v for k, v in args.items() if v is not None},
         )

@@ -182,11 +182,19 @@ def example_device() -> DevicePayload:
     )
 
 
+#: the key of the example command (documentation only; never a real table's key)
+EXAMPLE_CMD_KEY = b"example-key-not-a-secret"
+
+
 def example_command() -> dict[str, object]:
-    return {
-        "schema": "domino-table/cmd/1",
-        "id": "c-1",
-        "token": "<token>",
-        "ts": EXAMPLE_TS,
-        "args": {"move": 4, "tile": "2-4"},
-    }
+    from controller.live.commands import signed_command
+
+    cmd = signed_command(
+        EXAMPLE_CMD_KEY,
+        table="table-1",
+        name="correct",
+        ts=EXAMPLE_TS,
+        args={"move": 4, "tile": "2-4"},
+        cmd_id="c-0123456789ab",
+    )
+    return cmd.model_dump(mode="json", by_alias=True)

@@ -106,7 +106,9 @@ class ScoreboardFeed:
 
     def _handle_message(self, client: MqttClient, userdata: object, msg: Any) -> None:
         try:
-            outcome = self._store.ingest(msg.topic, bytes(msg.payload), self._clock.time())
+            outcome = self._store.ingest(
+                msg.topic, bytes(msg.payload), self._clock.time(), retained=bool(msg.retain)
+            )
         except Exception:  # never let one message kill paho's network thread
             log.exception("message on %r could not be handled", msg.topic)
             return

@@ -88,14 +88,29 @@ class ScoreboardCollector:
         score = GaugeMetricFamily(
             "domino_scoreboard_table_score", "score of each side", labels=["table", "side"]
         )
+        commands = GaugeMetricFamily(
+            "domino_scoreboard_table_commands",
+            "commands the table says it took and refused since it started (from its state)",
+            labels=["table", "outcome"],
+        )
+        yield CounterMetricFamily(
+            "domino_scoreboard_tables_evicted_total",
+            "unconfigured tables dropped at the table cap",
+            value=store.evicted,
+        )
         for r in rows:
             table = r["table"]
+            view = store.view(table)
+            counts = ((view or {}).get("state") or {}).get("commands")
+            if counts:
+                commands.add_metric([table, "accepted"], counts["accepted"])
+                commands.add_metric([table, "refused"], counts["refused"])
             online.add_metric([table], 1 if r["status"] == "online" else 0)
             stale.add_metric([table], 1 if r["stale"] else 0)
             seen.add_metric([table], r["last_seen"] or 0)
             for i, side in enumerate(r["sides"]):
                 score.add_metric([table, str(i)], side["score"])
-        yield from (online, stale, seen, score)
+        yield from (online, stale, seen, score, commands)
 
 
 def registry_for(store: TableStore, hub: Hub, resyncs: Callable[[], int]) -> CollectorRegistry:

@@ -19,7 +19,7 @@ from controller.live.errors import PayloadError
 STATE_SCHEMA: Final = "domino-table/state/1"
 EVENT_SCHEMA: Final = "domino-table/event/1"
 DEVICE_SCHEMA: Final = "domino-table/device/1"
-CMD_SCHEMA: Final = "domino-table/cmd/1"
+CMD_SCHEMA: Final = "domino-table/cmd/2"
 
 MAX_SEATS = 4
 MAX_PIP = 18
@@ -174,8 +174,17 @@ class StateBody(_Model):
     device: DeviceView | None = None
 
 
+class CommandCounts(_Model):
+    """Commands the table took and refused since it started (refusals are not all reported)."""
+
+    accepted: int = Field(ge=0)
+    refused: int = Field(ge=0)
+
+
 class StatePayload(StateBody):
     """``{root}/{table}/state``: retained, QoS 1."""
+
+    commands: CommandCounts | None = None
 
     schema_: Literal["domino-table/state/1"] = Field(default="domino-table/state/1", alias="schema")
     seq: int = Field(ge=0, description="seq of the last event this state reflects")
@@ -210,13 +219,21 @@ class DevicePayload(DeviceView):
 
 
 class CommandPayload(_Model):
-    """``{root}/{table}/cmd/<name>``: a command in; refused unless ``token`` is right."""
+    """``{root}/{table}/cmd/<name>``: a command in, signed with the table's command key.
 
-    schema_: Literal["domino-table/cmd/1"] = Field(default="domino-table/cmd/1", alias="schema")
-    id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
-    token: Annotated[str, StringConstraints(max_length=256)]
-    ts: float = Field(ge=0)
+    ``mac`` is the HMAC-SHA256 (hex) of :func:`controller.live.commands.canonical` (every other
+    field, ``table`` and ``name`` included, so a command cannot be moved to another table or
+    turned into another command). ``id`` is unique and ``ts`` recent: the table refuses a command
+    it has seen before or whose time is outside its window. No bearer token ever travels here.
+    """
+
+    schema_: Literal["domino-table/cmd/2"] = Field(default="domino-table/cmd/2", alias="schema")
+    id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
+    table: TableId
+    name: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z_]{0,31}$")]
+    ts: float = Field(ge=0, allow_inf_nan=False, description="UNIX time of sending")
     args: dict[ShortText, Scalar | list[Scalar]] = Field(default_factory=dict, max_length=32)
+    mac: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 
 
 COMMANDS = ("new_match", "correct", "undo")

@@ -10,7 +10,6 @@ handed to ``on_status`` each time the link changes (not at every retry).
 
 from __future__ import annotations
 
-import hmac
 import logging
 import sys
 import threading
@@ -20,17 +19,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.live.clock import Clock
-from controller.live.errors import PayloadError
+from controller.live.commands import CommandGate, RefusalLimiter
 from controller.live.homeassistant import discovery_messages
 from controller.live.models import (
-    COMMANDS,
+    CommandCounts,
     CommandPayload,
     DevicePayload,
     DeviceView,
     EventPayload,
     StateBody,
     StatePayload,
-    decode,
     encode,
 )
 from controller.live.outbox import Message, Outbox
@@ -239,6 +237,15 @@ class MqttPublisher:
         self._table = table_settings
         self.topics = TableTopics(mqtt_settings.root, table_settings.table)
         self._stamp = _Stamper(table_settings.table, clock, session, table_settings.teams)
+        self._clock = clock
+        key = table_settings.cmd_key
+        self._gate = CommandGate(
+            table_settings.table,
+            None if key is None else key.get_secret_value().encode(),
+            window_s=table_settings.cmd_window_s,
+            max_bytes=min(mqtt_settings.max_payload, 64 * 1024),
+        )
+        self._refusals = RefusalLimiter()
         self._on_command = on_command
         self._lock = threading.RLock()
         self._outbox = Outbox(mqtt_settings.outbox_events)
@@ -300,7 +307,11 @@ class MqttPublisher:
     # -- publishing ---------------------------------------------------------------------------
     def publish_state(self, body: StateBody) -> StatePayload:
         with self._lock:
-            payload = self._stamp.state(body)
+            counts = CommandCounts(
+                accepted=self._gate.accepted - self._after_gate(),
+                refused=sum(self._gate.refused.values()),
+            )
+            payload = self._stamp.state(body).model_copy(update={"commands": counts})
             msg = Message(self.topics.state, encode(payload), QOS, True)
             self._last_state = msg
             self._send(msg)
@@ -412,30 +423,63 @@ class MqttPublisher:
             log.exception("command %s failed", name)
 
     def _command(self, name: str, raw: bytes) -> None:
+        """Check a command (signature, table, window, replay) and hand it to ``on_command``;
+        a refusal is counted and told in a rate-limited ``command_refused`` event (never one
+        event per junk message). A handler that raises ``ValueError`` refuses the command's
+        arguments (``bad_arguments``)."""
+        with self._lock:
+            verdict = self._gate.check(name, raw, self._clock.time())
+            handler = self._on_command
+        cmd = verdict.command
+        if cmd is None:
+            self._refuse(name, verdict.cmd_id, verdict.reason or "invalid")
+            return
+        if handler is None:
+            self._refuse(name, cmd.id, "not_ready")
+            return
+        log.info("command %s (%s) accepted", name, cmd.id)
         try:
-            cmd = decode(CommandPayload, raw, max_bytes=self._settings.max_payload)
-        except PayloadError as exc:
-            log.warning("command %s refused: %s", name, exc)
-            self.publish_event(
-                "command", {"name": name[:32], "accepted": False, "reason": exc.reason}
+            handler(name, cmd)
+        except ValueError as exc:
+            self._refuse(name, cmd.id, "bad_arguments", str(exc))
+
+    def _refuse(self, name: str, cmd_id: str | None, reason: str, detail: str = "") -> None:
+        with self._lock:
+            if reason in ("not_ready", "bad_arguments"):
+                self._gate.refused[reason] += 1
+            total = sum(self._gate.refused.values())
+            held = self._refusals.allow(self._clock.monotonic())
+            if held is None:
+                return
+            log.warning(
+                "command %s refused: %s%s (%d refused so far, %d not reported)",
+                name[:32],
+                reason,
+                f" ({detail[:200]})" if detail else "",
+                total,
+                held,
             )
-            return
-        token = self._table.cmd_token
-        reason = None
-        if name not in COMMANDS:
-            reason = "unknown_command"
-        elif token is None or not hmac.compare_digest(
-            cmd.token.encode(), token.get_secret_value().encode()
-        ):
-            reason = "unauthorised"
-        elif self._on_command is None:
-            reason = "not_supported"
-        if reason is not None:
-            log.warning("command %s (%s) refused: %s", name, cmd.id, reason)
-            self.publish_event(
-                "command", {"name": name[:32], "id": cmd.id, "accepted": False, "reason": reason}
-            )
-            return
-        assert self._on_command is not None
-        self.publish_event("command", {"name": name, "id": cmd.id, "accepted": True})
-        self._on_command(name, cmd)
+            data: dict[str, Any] = {
+                "name": name[:32],
+                "id": cmd_id,
+                "reason": reason,
+                "refused_total": total,
+                "not_reported": held,
+            }
+            if detail:
+                data["detail"] = detail[:200]
+            self.publish_event("command_refused", data)
+
+    def set_command_handler(self, handler: CommandHandler | None) -> None:
+        """Who runs accepted commands (the table runtime, once it exists)."""
+        with self._lock:
+            self._on_command = handler
+
+    def command_counts(self) -> dict[str, int]:
+        """Commands accepted and refused since start, by reason (for the status and metrics)."""
+        with self._lock:
+            return {"accepted": self._gate.accepted - self._after_gate(), **self._gate.refused}
+
+    def _after_gate(self) -> int:
+        """Commands the gate passed but the table refused after all."""
+        return self._gate.refused["not_ready"] + self._gate.refused["bad_arguments"]

@@ -18,6 +18,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from controller.live.errors import LiveConfigError
+from controller.redact import redact_url
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _ROOT = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$")
@@ -33,6 +34,16 @@ def short_reason(exc: ValidationError) -> str:
     return f"{loc}: {reason}" if loc else reason
 
 
+MIN_KEY_LENGTH = 16
+
+
+def check_key(key: SecretStr) -> SecretStr:
+    """A command key must be long enough to resist guessing (the message never shows it)."""
+    if len(key.get_secret_value()) < MIN_KEY_LENGTH:
+        raise ValueError(f"a command key needs at least {MIN_KEY_LENGTH} characters")
+    return key
+
+
 @dataclass(frozen=True, slots=True)
 class BrokerAddress:
     """Where a broker listens, parsed from ``mqtt://[user[:pass]@]host[:port]`` or ``mqtts://``."""
@@ -45,10 +56,15 @@ class BrokerAddress:
 
     @classmethod
     def parse(cls, url: str) -> BrokerAddress:
+        """Parse a broker URL; errors show it with the password redacted."""
         text = url.strip()
         if "://" not in text:
             text = "mqtt://" + text
-        parts = urlsplit(text)
+        url = redact_url(text)
+        try:
+            parts = urlsplit(text)
+        except ValueError as exc:
+            raise LiveConfigError(f"broker URL {url!r}: {exc}") from None
         if parts.scheme not in ("mqtt", "mqtts", "tcp", "ssl"):
             raise LiveConfigError(f"broker URL {url!r}: scheme must be mqtt:// or mqtts://")
         tls = parts.scheme in ("mqtts", "ssl")
@@ -66,6 +82,14 @@ class BrokerAddress:
 
     def url(self) -> str:
         return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+
+    def redacted(self) -> str:
+        """The URL to show a person: the user name kept, the password as ``***``."""
+        if self.username is None:
+            return self.url()
+        scheme, rest = self.url().split("://", 1)
+        secret = ":***" if self.password is not None else ""
+        return f"{scheme}://{self.username}{secret}@{rest}"
 
 
 class MqttSettings(BaseSettings):
@@ -140,8 +164,17 @@ class ScoreboardSettings(BaseSettings):
     token: SecretStr | None = Field(
         default=None, description="bearer token for the write endpoints; None = read-only"
     )
-    table_token: SecretStr | None = Field(
-        default=None, description="token put in commands sent to tables; defaults to token"
+    cmd_keys: dict[str, SecretStr] = Field(
+        default_factory=dict,
+        description="per table id, the key that signs its commands (each table holds its own as "
+        "DOMINO_TABLE_CMD_KEY); a table without one takes no commands from here",
+        max_length=10_000,
+    )
+    tables: list[str] = Field(
+        default_factory=list,
+        max_length=10_000,
+        description="tables always tracked, never crowded out by unknown ones (those with a "
+        "command key are tracked too)",
     )
     embedded_host: str = Field(
         default="127.0.0.1", description="embedded broker address, used when mqtt.url is unset"
@@ -163,6 +196,33 @@ class ScoreboardSettings(BaseSettings):
     max_streams_per_client: int = Field(
         default=16, ge=1, le=10_000, description="live streams per client address (else 429)"
     )
+    live_window_s: float = Field(
+        default=120.0,
+        gt=0,
+        le=86_400,
+        description="a table heard live this recently is never evicted to make room",
+    )
+
+    @field_validator("cmd_keys")
+    @classmethod
+    def _keys_ok(cls, value: dict[str, SecretStr]) -> dict[str, SecretStr]:
+        for table, key in value.items():
+            if not TABLE_ID.match(table):
+                raise ValueError(f"cmd_keys: {table[:64]!r} is not a table id")
+            check_key(key)
+        return value
+
+    @field_validator("tables")
+    @classmethod
+    def _tables_ok(cls, value: list[str]) -> list[str]:
+        for table in value:
+            if not TABLE_ID.match(table):
+                raise ValueError(f"tables: {table[:64]!r} is not a table id")
+        return value
+
+    def tracked(self) -> frozenset[str]:
+        """The configured tables: listed, or holding a command key."""
+        return frozenset(self.tables) | frozenset(self.cmd_keys)
 
 
 class TableSettings(BaseSettings):
@@ -174,8 +234,13 @@ class TableSettings(BaseSettings):
     name: str | None = None
     ha_discovery: bool = False
     ha_prefix: str = "homeassistant"
-    cmd_token: SecretStr | None = Field(
-        default=None, description="token commands must carry; None refuses every command"
+    cmd_key: SecretStr | None = Field(
+        default=None,
+        description="key that signs this table's commands (shared with the scoreboard, at "
+        "least 16 characters); None refuses every command",
+    )
+    cmd_window_s: float = Field(
+        default=30.0, ge=1, le=600, description="a command is refused outside now +- this"
     )
     teams: list[str] | None = Field(
         default=None,
@@ -183,6 +248,11 @@ class TableSettings(BaseSettings):
         max_length=4,
         description="team names, in side order (partnerships only); None: 'Seats 1 & 3'...",
     )
+
+    @field_validator("cmd_key")
+    @classmethod
+    def _key_ok(cls, value: SecretStr | None) -> SecretStr | None:
+        return None if value is None else check_key(value)
 
     @field_validator("teams")
     @classmethod

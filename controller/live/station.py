@@ -8,6 +8,7 @@ to start by hand. ``domino-table run`` uses only the publisher, against a real b
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Mapping
 from types import TracebackType
 from typing import Any, Self
@@ -18,7 +19,7 @@ from controller.live.broker import EmbeddedBroker
 from controller.live.clock import Clock, SystemClock
 from controller.live.errors import LiveConfigError
 from controller.live.models import DeviceView, StateBody
-from controller.live.publisher import MqttPublisher, StatusHandler
+from controller.live.publisher import CommandHandler, MqttPublisher, StatusHandler
 from controller.live.settings import MqttSettings, ScoreboardSettings, TableSettings, short_reason
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,7 @@ class LiveStation:
         http_host: str = "127.0.0.1",
         clock: Clock | None = None,
         on_broker_status: StatusHandler | None = None,
+        cmd_key: str | None = None,
     ) -> None:
         self.table = table
         self._broker_url = broker_url
@@ -54,8 +56,16 @@ class LiveStation:
         self._embedded: EmbeddedBroker | None = None
         self._server: Any = None
         self.publisher: MqttPublisher | None = None
+        self._on_command: CommandHandler | None = None
         try:
             self._table_settings = TableSettings(table=table)
+            if cmd_key is None and http_port is not None and self._table_settings.cmd_key is None:
+                # the scoreboard is ours, in this process: both ends share a key made now
+                cmd_key = secrets.token_hex(32)
+            if cmd_key is not None:
+                self._table_settings = TableSettings.model_validate(
+                    {**self._table_settings.model_dump(), "cmd_key": cmd_key}
+                )
             if broker_url is not None:
                 MqttSettings(url=broker_url)
         except ValidationError as exc:
@@ -79,7 +89,11 @@ class LiveStation:
             url = self._embedded.url
         mqtt = MqttSettings(url=url)
         self.publisher = MqttPublisher(
-            mqtt, self._table_settings, clock=self._clock, on_status=self._on_broker_status
+            mqtt,
+            self._table_settings,
+            clock=self._clock,
+            on_status=self._on_broker_status,
+            on_command=self._on_command,
         )
         self.publisher.start()
         if self._http_port is not None:
@@ -87,9 +101,22 @@ class LiveStation:
             from controller.live.server import ServerThread
 
             board = ScoreboardSettings(mqtt=mqtt, http_host=self._http_host)
+            # this table is the board's own: tracked, and its commands signed with its key
+            keys = dict(board.cmd_keys)
+            if self._table_settings.cmd_key is not None:
+                keys.setdefault(self.table, self._table_settings.cmd_key)
+            board = board.model_copy(
+                update={"cmd_keys": keys, "tables": [*board.tables, self.table]}
+            )
             self._server = ServerThread(create_app(board), self._http_host, self._http_port)
             self._server.start()
             log.info("scoreboard on %s", self.scoreboard_url)
+
+    def set_command_handler(self, handler: CommandHandler | None) -> None:
+        """Who runs the table's accepted commands (see :class:`MqttPublisher`)."""
+        self._on_command = handler
+        if self.publisher is not None:
+            self.publisher.set_command_handler(handler)
 
     def publish_state(self, snapshot: Mapping[str, Any]) -> None:
         if self.publisher is not None:

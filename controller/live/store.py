@@ -35,6 +35,7 @@ class _Table:
     availability: str = "unknown"
     device: Json | None = None
     last_seen: float | None = None
+    last_live: float | None = None  # the last message sent while we listened (not a retained one)
     state_at: float | None = None
     last_event_seq: int = 0
     events: deque[Json] = field(default_factory=deque)
@@ -61,9 +62,19 @@ class Outcome:
 
 class TableStore:
     def __init__(
-        self, root: str, *, ring_size: int = 500, max_tables: int = 500, max_payload: int = 262144
+        self,
+        root: str,
+        *,
+        ring_size: int = 500,
+        max_tables: int = 500,
+        max_payload: int = 262144,
+        tracked: frozenset[str] = frozenset(),
+        live_window_s: float = 120.0,
     ) -> None:
         self.root = root
+        self._tracked = tracked
+        self._live_window = live_window_s
+        self.evicted = 0
         self._ring = ring_size
         self._max_tables = max_tables
         self._max_payload = max_payload
@@ -80,7 +91,9 @@ class TableStore:
         with self._lock:
             self.broker_up = up
 
-    def ingest(self, topic: str, payload: bytes, now: float) -> Outcome:
+    def ingest(self, topic: str, payload: bytes, now: float, *, retained: bool = False) -> Outcome:
+        """One MQTT message. ``retained``: the broker replayed it from its store (a table that
+        is gone can still have retained topics), so it does not make the table live."""
         parsed = parse_topic(self.root, topic)
         if parsed is None or parsed.kind == "cmd":
             self.refused["unknown", "topic"] += 1
@@ -91,14 +104,19 @@ class TableStore:
         with self._lock:
             rec = self._tables.get(parsed.table)
             if rec is None:
-                if len(self._tables) >= self._max_tables:
-                    self.refused[parsed.kind, "too_many_tables"] += 1
-                    log.warning(
-                        "table %s refused: already %d tables", parsed.table, len(self._tables)
-                    )
-                    return Outcome(None)
                 if not payload:
                     return Outcome(None)  # clearing a topic of a table we never saw
+                if len(self._tables) >= self._max_tables and not self._make_room(parsed.table, now):
+                    self.refused[parsed.kind, "too_many_tables"] += 1
+                    n = self.refused[parsed.kind, "too_many_tables"]
+                    if n <= 10 or n % 1000 == 0:
+                        log.warning(
+                            "table %s refused: already %d tables (%d refused so far)",
+                            parsed.table,
+                            len(self._tables),
+                            n,
+                        )
+                    return Outcome(None)
                 rec = self._tables[parsed.table] = _Table(parsed.table, self._ring)
             self.messages[parsed.kind] += 1
             try:
@@ -118,6 +136,8 @@ class TableStore:
                         exc,
                     )
                 return Outcome(rec.table, changed=True)
+            if not retained:  # junk above does not make a table live
+                rec.last_live = now
             if (
                 rec.state is None
                 and rec.device is None
@@ -126,6 +146,27 @@ class TableStore:
             ):
                 del self._tables[rec.table]
             return outcome
+
+    def _make_room(self, table: str, now: float) -> bool:
+        """Evict the stalest table nobody configured, never one heard live in the last
+        ``live_window_s``; a configured table gets in even when none can go."""
+        victims = [
+            rec
+            for rec in self._tables.values()
+            if rec.table not in self._tracked
+            and (rec.last_live is None or now - rec.last_live > self._live_window)
+        ]
+        if victims:
+            # never live (retained leftovers) first, then the longest silent
+            victim = min(
+                victims,
+                key=lambda r: (r.last_live is not None, r.last_live or 0.0, r.last_seen or 0.0),
+            )
+            del self._tables[victim.table]
+            self.evicted += 1
+            log.info("table %s evicted to make room for %s", victim.table, table)
+            return True
+        return table in self._tracked
 
     def _apply(self, rec: _Table, kind: str, payload: bytes, now: float) -> Outcome:
         if kind == "availability":

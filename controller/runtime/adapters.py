@@ -107,8 +107,9 @@ def command_input(name: str, args: Mapping[str, object], t: float) -> TableInput
     arguments are wrong (the caller answers with a refusal event).
 
     ``new_match``: ``preset`` (or ``rules``), ``seats`` (names), ``leader``, and any rules option
-    by name (``target``, ...). ``correct``: ``actual``, optional ``read_as``. ``confirm_reveal``:
-    optional ``left``, one string per seat (``"3-4 0-0"``). ``set_leader``: ``seat``.
+    by name (``target``, ...). ``correct``: ``tile`` (or ``actual``) and ``move`` (or
+    ``read_as``). ``confirm_reveal``: optional ``left``, one string per seat (``"3-4 0-0"``).
+    ``set_leader``: ``seat``.
     """
     from controller.rules.options import OPTION_NAMES
     from controller.table.inputs import input_from_json
@@ -127,7 +128,12 @@ def command_input(name: str, args: Mapping[str, object], t: float) -> TableInput
             leader=args.get("leader"),
         )
     elif name == "correct":
-        body.update(input="correct_tile", actual=args.get("actual"), read_as=args.get("read_as"))
+        body.update(
+            input="correct_tile",
+            actual=args.get("tile", args.get("actual")),
+            read_as=args.get("read_as"),
+            move=args.get("move"),
+        )
     elif name == "undo":
         body.update(input="undo_last")
     elif name == "confirm_reveal":

@@ -7,6 +7,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 
 from controller.errors import ControllerError
@@ -23,6 +24,7 @@ from controller.table import (
     snapshot,
     step,
 )
+from controller.table.inputs import InputError
 from firmware_bridge.types import LedState
 
 log = logging.getLogger(__name__)
@@ -106,6 +108,25 @@ class TableRuntime:
         """The highest pip count of the set the match on plays (``None``: no match)."""
         match = self.state.match
         return None if match is None else match.rules.max_pip
+
+    def command(self, name: str, args: Mapping[str, Any]) -> TableState:
+        """An authorised command (``new_match``, ``correct``, ``undo``...), journaled as an
+        ``api`` input at the table's current time like any other input; its effects (events,
+        the new state) are published as usual. Raises :class:`~controller.table.InputError`
+        (a ``ValueError``) when its arguments are wrong: nothing is journaled then."""
+        from controller.runtime.adapters import command_input
+
+        count = 1
+        if name == "undo":
+            moves = args.get("moves", 1)
+            if not isinstance(moves, int) or isinstance(moves, bool) or not 1 <= moves <= 10:
+                raise InputError("undo: 'moves' must be 1 to 10")
+            count = moves
+        inp = command_input(name, {k: v for k, v in args.items() if k != "moves"}, self.state.t)
+        state = self.state
+        for _ in range(count):
+            state = self.feed(replace(inp, t=self.state.t), "api")
+        return state
 
     def feed(self, inp: TableInput, source: str) -> TableState:
         """One input: step, journal (before anything is carried out), then the effects."""

@@ -330,6 +330,7 @@ def run_table(
             leds=bridge.set_leds,
             vision_fix=fix,
         )
+        live.take_commands(runtime)
         stop = threading.Event()
 
         def pump() -> None:

@@ -25,11 +25,27 @@ class LiveServices:
     note: str
     station: Any = None
 
+    def take_commands(self, runtime: Any) -> None:
+        """Run the authorised commands the table receives (``new_match``, ``correct``,
+        ``undo``) on ``runtime`` (a :class:`~controller.runtime.core.TableRuntime`)."""
+        if self.station is not None:
+            self.station.set_command_handler(command_handler(runtime))
+
     def stop(self) -> None:
         """Say ``offline``, stop the publisher, and the broker and web server if we started them."""
         if self.station is not None:
             self.station.stop()
             self.station = None
+
+
+def command_handler(runtime: Any) -> Callable[[str, Any], None]:
+    """A live command handler feeding ``runtime``: the command's arguments become a journaled
+    table input; wrong arguments raise ``ValueError`` (the publisher refuses the command)."""
+
+    def handle(name: str, cmd: Any) -> None:
+        runtime.command(name, dict(cmd.args))
+
+    return handle
 
 
 def _port_free(port: int, host: str = "127.0.0.1") -> bool:
@@ -57,6 +73,7 @@ def start_live(
     from controller.errors import ControllerError
     from controller.live.broker import free_port
     from controller.live.station import LiveStation
+    from controller.redact import redact_url
 
     notes = []
     if http_port is not None and (http_port == 0 or not _port_free(http_port, http_host)):
@@ -76,7 +93,11 @@ def start_live(
         station.stop()
         log.warning("live state is off: %s", exc)
         return LiveServices(None, f"live state is off ({exc}); the table goes on without it")
-    where = f"embedded broker at {station.broker_url}" if broker is None else f"broker {broker}"
+    where = (
+        f"embedded broker at {station.broker_url}"
+        if broker is None
+        else f"broker {redact_url(broker)}"
+    )
     notes.insert(0, f"MQTT via {where}")
     if station.scoreboard_url:
         notes.append(f"scoreboard at {station.scoreboard_url}")

@@ -289,7 +289,9 @@ def check_table(
             for line in reached:
                 check.problem(line, fatal=False)
             if not reached:
-                check.ok.append(f"broker {config.broker} answers")
+                from controller.redact import redact_url
+
+                check.ok.append(f"broker {redact_url(config.broker)} answers")
 
     journal = journal_problems(config.journal, option="[journal] path")
     for line in journal:

@@ -106,11 +106,13 @@ class NewMatch:
 
 @dataclass(frozen=True, slots=True)
 class CorrectTile:
-    """The tile read as ``read_as`` (None: the last tile read) is really ``actual``."""
+    """The tile read as ``read_as`` (None: the last tile read) is really ``actual``; with
+    ``move``, the tile of that move of the hand (1 for the first) is really ``actual``."""
 
     t: float
     actual: str
     read_as: str | None = None
+    move: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +199,8 @@ def input_to_json(inp: TableInput) -> dict[str, Any]:
     elif isinstance(inp, CorrectTile):
         out["actual"] = inp.actual
         out["read_as"] = inp.read_as
+        if inp.move is not None:  # absent otherwise: older journal lines stay as they were
+            out["move"] = inp.move
     elif isinstance(inp, ConfirmReveal):
         out["left"] = None if inp.left is None else [list(s) for s in inp.left]
     elif isinstance(inp, SetLeader):
@@ -291,8 +295,12 @@ def input_from_json(data: Mapping[str, Any]) -> TableInput:
             leader,
         )
     if cls is CorrectTile:
+        move = None if data.get("move") is None else _int(data, "move", where)
         return CorrectTile(
-            t, _str(data, "actual", where) or "", _str(data, "read_as", where, optional=True)
+            t,
+            _str(data, "actual", where) or "",
+            _str(data, "read_as", where, optional=True),
+            move,
         )
     if cls is UndoLast:
         return UndoLast(t)

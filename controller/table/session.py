@@ -635,6 +635,8 @@ def _correct(ms: MatchState, hs: HandState, inp: CorrectTile, out: _Out) -> Matc
     except ControllerError as exc:
         out.notice(st.REJECTED, f"correction refused: {exc}")
         return ms
+    if inp.move is not None:
+        return _correct_move(ms, hs, inp.move, actual, out)
     # a tile set aside (illegal, misread, two at once) first
     for i, s in enumerate(reversed(hs.strays)):
         if read_as is None or s.tile == read_as:
@@ -667,6 +669,40 @@ def _correct(ms: MatchState, hs: HandState, inp: CorrectTile, out: _Out) -> Matc
     out.event("correction", read_as=str(last.tile), actual=str(actual), move=len(moves))
     out.moved = True
     return replace(ms, hand=replace(hs, engine=engine, moves=moves))
+
+
+def _correct_move(
+    ms: MatchState, hs: HandState, number: int, actual: Tile, out: _Out
+) -> MatchState:
+    """Move ``number`` of the hand was really ``actual``: the hand is played again from its
+    start with that tile, every later move re-checked, and scored again; refused (nothing
+    changes) when the hand would then be illegal."""
+    if not 1 <= number <= len(hs.moves):
+        out.notice(
+            st.REJECTED, f"correction refused: this hand has {len(hs.moves)} move(s), no {number}"
+        )
+        return ms
+    old = hs.moves[number - 1]
+    if not isinstance(old, Play):
+        out.notice(st.REJECTED, f"correction refused: move {number} is not a tile")
+        return ms
+    if old.tile == actual:
+        out.notice(st.REJECTED, f"correction refused: move {number} already is {actual}")
+        return ms
+    pips, end = _laid_form(hs.engine, old)
+    try:
+        before = st.rebuild(ms, hs, hs.moves[: number - 1], hs.engine.leaders)
+        fixed = _reoriented(before, pips, end, actual)
+        moves = (*hs.moves[: number - 1], st.play_of(old.seat, fixed, end), *hs.moves[number:])
+        engine = st.rebuild(ms, hs, moves, hs.engine.leaders)
+    except IllegalMoveError as exc:
+        out.notice(st.REJECTED, f"correction refused: {exc}")
+        return ms
+    out.vision.append(CorrectVision(pips, fixed))
+    out.event("correction", read_as=str(old.tile), actual=str(actual), move=number)
+    out.moved = True
+    reveals = (None,) * ms.rules.seats if hs.engine.over and not engine.over else hs.reveals
+    return replace(ms, hand=replace(hs, engine=engine, moves=moves, reveals=reveals))
 
 
 def _reoriented(engine: Hand, pips: Pips, end: str, actual: Tile) -> Pips:

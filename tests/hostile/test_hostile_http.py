@@ -31,6 +31,7 @@ def server() -> Iterator[ServerThread]:
     settings = ScoreboardSettings(
         mqtt=MqttSettings(url="mqtt://127.0.0.1:9"),
         token=TOKEN,
+        cmd_keys={"t1": "hostile-test-command-key"},
         keepalive_s=0.5,
         max_body_bytes=4096,
         max_streams=5,

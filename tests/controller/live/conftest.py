@@ -73,12 +73,12 @@ def publishers() -> Iterator[Callable[..., MqttPublisher]]:
     made: list[MqttPublisher] = []
 
     def make(url: str, table: str, **kw: Any) -> MqttPublisher:
-        token = kw.pop("cmd_token", None)
+        key = kw.pop("cmd_key", None)
         on_command = kw.pop("on_command", None)
         teams = kw.pop("teams", None)
         pub = MqttPublisher(
             MqttSettings(url=url, reconnect_min_s=0.5, reconnect_max_s=2, **kw),
-            TableSettings(table=table, cmd_token=token, teams=teams),
+            TableSettings(table=table, cmd_key=key, teams=teams),
             clock=SystemClock(),
             on_command=on_command,
         )

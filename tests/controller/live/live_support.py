@@ -19,6 +19,7 @@ from controller.live.settings import MqttSettings, ScoreboardSettings
 
 REPO = Path(__file__).resolve().parents[3]
 TOKEN = "test-token-1234"
+CMD_KEY = "table-cmd-key-0123456789"
 IN_CI = os.environ.get("CI") == "true"
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
-from live_support import TOKEN, Board, scoreboard_settings
+from live_support import CMD_KEY, TOKEN, Board, scoreboard_settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -29,7 +29,7 @@ def fuzz_target() -> Iterator[Board]:
     from controller.live.settings import MqttSettings, TableSettings
 
     with EmbeddedBroker() as b:
-        server = ServerThread(create_app(scoreboard_settings(b.url)))
+        server = ServerThread(create_app(scoreboard_settings(b.url, cmd_keys={"t1": CMD_KEY})))
         server.start()
         board = Board(server)
         pub = MqttPublisher(MqttSettings(url=b.url), TableSettings(table="t1"), clock=SystemClock())
@@ -83,4 +83,10 @@ def test_api_never_answers_5xx(api_schema: Any, fuzz_target: Board) -> None:
 
         fuzz()
     assert len(statuses) > 100
-    assert {200, 202, 401, 422} <= set(statuses)  # reads, accepted writes, refusals all reached
+    # reads, refusals, and writes to tables without a command key (the fuzzer's table ids) reached
+    assert {200, 401, 409, 422} <= set(statuses)
+    # and a write to the table the scoreboard holds a key for is accepted
+    r = fuzz_target.http.post(
+        "/api/tables/t1/cmd/undo", json={}, headers={"Authorization": f"Bearer {TOKEN}"}
+    )
+    assert r.status_code == 202

@@ -28,6 +28,7 @@ NAMES = {
     "domino_scoreboard_sse_clients",
     "domino_scoreboard_sse_dropped_total",
     "domino_scoreboard_tables",
+    "domino_scoreboard_tables_evicted_total",
     "domino_scoreboard_table_online",
     "domino_scoreboard_table_stale",
     "domino_scoreboard_table_last_seen_seconds",

@@ -11,7 +11,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from live_support import REPO, TOKEN, Board, SimProcess, need_mosquitto, wait_until
+from live_support import CMD_KEY, REPO, TOKEN, Board, SimProcess, need_mosquitto, wait_until
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.live.broker import EmbeddedBroker, MosquittoBroker
@@ -140,8 +140,8 @@ def test_bad_payloads_on_every_topic_are_refused_logged_and_last_state_kept(
     client.loop_stop()
 
 
-def test_commands_reach_the_table_only_with_the_token(
-    broker: Any, board: Board, publishers: Callable[..., MqttPublisher]
+def test_signed_commands_reach_the_table_and_the_token_never_leaves_the_scoreboard(
+    broker: Any, board_on: Callable[..., Board], publishers: Callable[..., MqttPublisher]
 ) -> None:
     got: list[tuple[str, CommandPayload]] = []
     arrived = threading.Event()
@@ -150,27 +150,47 @@ def test_commands_reach_the_table_only_with_the_token(
         got.append((name, cmd))
         arrived.set()
 
-    pub = publishers(broker.url, "t-cmd", cmd_token=TOKEN, on_command=on_command)
+    board = board_on(broker.url, cmd_keys={"t-cmd": CMD_KEY})
+    wait_until(lambda: board.http.get("/healthz").json()["broker"] == "up", "scoreboard up")
+    wire: list[bytes] = []
+    spy = raw_client(broker.host, broker.port)
+    spy.on_message = lambda c, u, m: wire.append(bytes(m.payload))
+    subscribed = threading.Event()
+    spy.on_subscribe = lambda *a: subscribed.set()
+    spy.subscribe("domino/v1/+/cmd/#", 1)
+    assert subscribed.wait(20)
+    pub = publishers(broker.url, "t-cmd", cmd_key=CMD_KEY, on_command=on_command)
     pub.start()
     pub.publish_state(example_body())
     board.wait_table("t-cmd", "table", lambda v: v["status"] == "online")
     url = "/api/tables/t-cmd/cmd/correct"
     body = {"move": 4, "tile": "2-4"}
+    auth = {"Authorization": f"Bearer {TOKEN}"}
     assert board.http.post(url, json=body).status_code == 401
     assert (
-        board.http.post(url, json=body, headers={"Authorization": "Bearer nope"}).status_code == 401
+        board.http.post(url, json=body, headers={"Authorization": "Bearer no"}).status_code == 401
     )
-    r = board.http.post(url, json=body, headers={"Authorization": f"Bearer {TOKEN}"})
+    # a table the scoreboard holds no key for takes no commands from it
+    assert board.http.post("/api/tables/t-other/cmd/undo", json={}, headers=auth).status_code == 409
+    r = board.http.post(url, json=body, headers=auth)
     assert r.status_code == 202
     assert arrived.wait(20)
     name, cmd = got[0]
-    assert name == "correct" and cmd.args == {"move": 4, "tile": "2-4", "passed": False}
-    events = board.wait_table(
+    assert name == "correct" and cmd.args == body and cmd.id == r.json()["id"]
+    sent = wait_until(
+        lambda: [w for w in wire if cmd.id.encode() in w], "the command seen on the wire"
+    )[0]
+    assert TOKEN.encode() not in sent and CMD_KEY.encode() not in sent
+    # the captured command, sent again, is refused
+    spy.publish("domino/v1/t-cmd/cmd/correct", sent, 1).wait_for_publish(5)
+    board.wait_table(
         "t-cmd",
-        "command event",
-        lambda v: [e for e in v["recent_events"] if e["type"] == "command"],
+        "replay refused",
+        lambda v: [e for e in v["recent_events"] if e["data"].get("reason") == "replayed"],
     )
-    assert events
+    assert len(got) == 1
+    spy.disconnect()
+    spy.loop_stop()
 
 
 def test_publisher_survives_the_broker_vanishing(

@@ -5,18 +5,22 @@ import json
 import pytest
 
 from controller.live.clock import FakeClock
+from controller.live.commands import signed_command
 from controller.live.examples import example_body
 from controller.live.fakes import FakeMqttClient
 from controller.live.homeassistant import discovery_messages
-from controller.live.models import DeviceView
+from controller.live.models import DeviceView, encode
 from controller.live.outbox import Message, Outbox
 from controller.live.publisher import BrokerStatus, FakePublisher, MqttPublisher
 from controller.live.settings import MqttSettings, TableSettings
 from controller.live.topics import TableTopics
 
+KEY = "table-key-0123456789"
+CLOCK = FakeClock()
+
 
 def make(
-    *, outbox: int = 10, token: str | None = "tok", ha: bool = False, handler: object = None
+    *, outbox: int = 10, key: str | None = KEY, ha: bool = False, handler: object = None
 ) -> tuple[MqttPublisher, FakeMqttClient, list[tuple[str, object]]]:
     clients: list[FakeMqttClient] = []
     calls: list[tuple[str, object]] = []
@@ -27,8 +31,8 @@ def make(
 
     pub = MqttPublisher(
         MqttSettings(url="mqtt://h", outbox_events=outbox),
-        TableSettings(table="t1", cmd_token=token, ha_discovery=ha),
-        clock=FakeClock(),
+        TableSettings(table="t1", cmd_key=key, ha_discovery=ha),
+        clock=CLOCK,
         client_factory=factory,
         on_command=(lambda name, cmd: calls.append((name, cmd))) if handler is None else None,
         session="s1",
@@ -107,58 +111,100 @@ def test_seq_is_contiguous_and_state_carries_the_last_event_seq() -> None:
     assert pub.publish_state(example_body()).seq == 3
 
 
-def command(token: str, cmd_id: str = "c1") -> bytes:
-    return json.dumps(
-        {
-            "schema": "domino-table/cmd/1",
-            "id": cmd_id,
-            "token": token,
-            "ts": 1.0,
-            "args": {"moves": 1},
-        }
-    ).encode()
+def command(key: str = KEY, cmd_id: str = "c-00000001", name: str = "undo", **kw: object) -> bytes:
+    fields: dict[str, object] = {"table": "t1", "name": name, "ts": CLOCK.time(), "args": {}}
+    fields.update(kw)
+    return encode(signed_command(key.encode(), cmd_id=cmd_id, **fields))  # type: ignore[arg-type]
 
 
-def command_events(client: FakeMqttClient) -> list[dict[str, object]]:
-    return [json.loads(m.payload)["data"] for m in client.published if m.topic.endswith("/events")]
+def refusals(client: FakeMqttClient) -> list[dict[str, object]]:
+    return [
+        json.loads(m.payload)["data"]
+        for m in client.published
+        if m.topic.endswith("/events") and json.loads(m.payload)["type"] == "command_refused"
+    ]
 
 
-def test_commands_need_the_token() -> None:
+def test_only_signed_fresh_unseen_commands_for_this_table_reach_the_handler() -> None:
     _, client, calls = make()
     client.connect()
-    client.deliver("domino/v1/t1/cmd/undo", command("wrong"))
+    client.deliver("domino/v1/t1/cmd/undo", command("another-key-0123456789"))
     client.deliver("domino/v1/t1/cmd/undo", b"{garbage")
-    client.deliver("domino/v1/t1/cmd/format_disk", command("tok"))
+    client.deliver("domino/v1/t1/cmd/format_disk", command(name="format_disk"))
+    client.deliver("domino/v1/t1/cmd/undo", command(table="t2"))
+    client.deliver("domino/v1/t1/cmd/new_match", command())  # signed as undo, sent as new_match
+    client.deliver("domino/v1/t1/cmd/undo", command(ts=CLOCK.time() - 31))
     assert calls == []
-    client.deliver("domino/v1/t1/cmd/undo", command("tok", "c9"))
+    client.deliver("domino/v1/t1/cmd/undo", command(cmd_id="c-00000009"))
+    client.deliver("domino/v1/t1/cmd/undo", command(cmd_id="c-00000009"))  # captured, replayed
     assert [name for name, _ in calls] == ["undo"]
-    reasons = [e.get("reason") for e in command_events(client)]
-    assert reasons == ["unauthorised", "malformed", "unknown_command", None]
+    reasons = [e["reason"] for e in refusals(client)]
+    assert reasons == [
+        "bad_signature",
+        "malformed",
+        "unknown_command",
+        "wrong_table",
+        "unknown_command",
+        "stale",
+        "replayed",
+    ]
 
 
-def test_no_token_configured_refuses_every_command() -> None:
-    _, client, calls = make(token=None)
+def test_a_tampered_argument_breaks_the_signature() -> None:
+    _, client, calls = make()
     client.connect()
-    client.deliver("domino/v1/t1/cmd/undo", command(""))
-    assert calls == [] and command_events(client)[0]["reason"] == "unauthorised"
+    doc = json.loads(command(name="correct", args={"move": 4, "tile": "2-4"}))
+    doc["args"]["tile"] = "6-6"
+    client.deliver("domino/v1/t1/cmd/correct", json.dumps(doc).encode())
+    assert calls == [] and refusals(client)[0]["reason"] == "bad_signature"
 
 
-def test_a_failing_command_handler_does_not_escape() -> None:
+def test_no_key_configured_refuses_every_command() -> None:
+    _, client, calls = make(key=None)
+    client.connect()
+    client.deliver("domino/v1/t1/cmd/undo", command())
+    assert calls == [] and refusals(client)[0]["reason"] == "no_key"
+
+
+def test_junk_is_counted_but_reported_at_most_ten_times_a_minute() -> None:
+    pub, client, _ = make()
+    client.connect()
+    for i in range(1060):
+        client.deliver("domino/v1/t1/cmd/undo", b"junk %d" % i)
+    reported = refusals(client)
+    assert len(reported) == 10
+    assert pub.command_counts() == {"accepted": 0, "malformed": 1060}
+    CLOCK.advance(60)
+    client.deliver("domino/v1/t1/cmd/undo", b"junk")
+    later = refusals(client)[-1]
+    assert later["refused_total"] == 1061 and later["not_reported"] == 1050
+    state = json.loads(encode(pub.publish_state(example_body())))
+    assert state["commands"] == {"accepted": 0, "refused": 1061}
+
+
+def test_a_handler_refusing_the_arguments_is_a_refusal_and_other_bugs_do_not_escape() -> None:
     clients: list[FakeMqttClient] = []
 
-    def boom(name: str, cmd: object) -> None:
+    def handler(name: str, cmd: object) -> None:
+        if name == "undo":
+            raise ValueError("undo: 'moves' must be 1 to 10")
         raise RuntimeError("bug")
 
     pub = MqttPublisher(
         MqttSettings(url="mqtt://h"),
-        TableSettings(table="t1", cmd_token="tok"),
-        clock=FakeClock(),
-        on_command=boom,
+        TableSettings(table="t1", cmd_key=KEY),
+        clock=CLOCK,
+        on_command=handler,
         client_factory=lambda i, s: clients.append(FakeMqttClient()) or clients[-1],
     )
     pub.start()
     clients[0].connect()
-    clients[0].deliver("domino/v1/t1/cmd/undo", command("tok"))
+    clients[0].deliver("domino/v1/t1/cmd/undo", command(cmd_id="c-0000000a"))
+    clients[0].deliver("domino/v1/t1/cmd/new_match", command(cmd_id="c-0000000b", name="new_match"))
+    assert [(e["reason"], e.get("detail")) for e in refusals(clients[0])] == [
+        ("bad_arguments", "undo: 'moves' must be 1 to 10")
+    ]
+    assert pub.command_counts()["accepted"] == 1
 
 
 def test_home_assistant_discovery_on_connect_and_on_ha_restart() -> None:

@@ -80,6 +80,46 @@ def test_unexpected_topics_and_too_many_tables_are_ignored() -> None:
     assert len(store.tables()) == 3
 
 
+def state_of(table: str) -> bytes:
+    return encode(FakePublisher(table, clock=FakeClock()).publish_state(example_body()))
+
+
+def test_600_fake_retained_tables_cannot_crowd_out_a_configured_one() -> None:
+    store = TableStore(R, max_tables=500, tracked=frozenset({"real"}))
+    for i in range(600):
+        store.ingest(f"{R}/fake-{i}/state", state_of(f"fake-{i}"), 1.0, retained=True)
+    assert len(store.tables()) == 500
+    store.ingest(f"{R}/real/state", state_of("real"), 2.0, retained=True)
+    view = store.view("real")
+    assert view is not None and view["state"] is not None
+    assert len(store.tables()) == 500 and store.evicted == 101
+
+
+def test_the_cap_evicts_the_stalest_unconfigured_table_never_a_live_or_configured_one() -> None:
+    store = TableStore(R, max_tables=4, tracked=frozenset({"conf"}), live_window_s=100)
+    store.ingest(f"{R}/conf/state", state_of("conf"), 0.0, retained=True)  # configured, silent
+    store.ingest(f"{R}/old/state", state_of("old"), 10.0)  # live at 10, silent since
+    store.ingest(f"{R}/live/state", state_of("live"), 150.0)  # live recently
+    store.ingest(f"{R}/ghost/state", state_of("ghost"), 160.0, retained=True)  # never live
+    store.ingest(f"{R}/new1/state", state_of("new1"), 200.0)
+    assert store.tables() == ["conf", "live", "new1", "old"]  # the ghost went first
+    store.ingest(f"{R}/new2/state", state_of("new2"), 201.0)
+    assert store.tables() == ["conf", "live", "new1", "new2"]  # then the longest silent
+    # everyone left is configured or live within the window: a newcomer is refused
+    assert store.ingest(f"{R}/new3/state", state_of("new3"), 202.0).table is None
+    assert store.refused["state", "too_many_tables"] == 1
+    assert store.tables() == ["conf", "live", "new1", "new2"]
+
+
+def test_junk_on_a_new_table_id_does_not_make_it_live_nor_keep_its_place() -> None:
+    store = TableStore(R, max_tables=2, live_window_s=100)
+    store.ingest(f"{R}/real/state", state_of("real"), 10.0)
+    store.ingest(f"{R}/junk/state", b"{not json", 11.0)
+    assert store.tables() == ["junk", "real"]
+    store.ingest(f"{R}/next/state", state_of("next"), 12.0)
+    assert store.tables() == ["next", "real"]
+
+
 def test_seq_gap_asks_for_resync_and_state_clears_it() -> None:
     store, pub = setup()
     feed_state(store, pub)

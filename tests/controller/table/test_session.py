@@ -396,3 +396,56 @@ def test_tiles_shown_before_the_last_pass_score_the_hand_when_it_ends() -> None:
     table.reveal(3, hand["left"][3])  # 1-1 goes to the line
     table.lay(last["play"], last["end"])
     assert table.events("hand_end")[0]["points"] == [36, 0]
+
+
+def line_tiles(table: Table) -> list[str]:
+    return [str(p.tile) for p in table.hand.engine.line.placements]
+
+
+def test_correct_by_move_number_replays_the_hand_with_the_right_tile() -> None:
+    table = Table(leader=1)
+    table.lay("6-6")
+    table.lay("6-4", "left")
+    table.lay("4-2", "left")
+    table.lay("6-1", "right")
+    # move 3 was really 4-1: the hand is played again from move 1, move 4 still fits
+    effects = table.feed(CorrectTile(table.tick(), "4-1", move=3))
+    (event,) = table.events("correction")
+    assert event == {**event, "read_as": "2-4", "actual": "1-4", "move": 3}
+    assert CorrectVision((4, 2), (4, 1)) in effects
+    assert table.moves() == 4 and table.hand.engine.line.open_ends == {"left": 1, "right": 1}
+    assert sorted(line_tiles(table)) == ["1-4", "1-6", "4-6", "6-6"]
+    assert [m.seat for m in table.hand.moves] == [1, 2, 3, 0]
+
+
+@pytest.mark.parametrize(
+    ("move", "tile", "why"),
+    [
+        (2, "6-3", "does not fit"),  # move 3 (4-2 on a 4) would then be illegal
+        (3, "2-4", "already is"),
+        (9, "1-1", "no 9"),
+        (1, "9-9", "correction refused"),  # not a tile of this set
+    ],
+)
+def test_a_correction_that_does_not_fit_the_hand_changes_nothing(
+    move: int, tile: str, why: str
+) -> None:
+    table = Table(leader=1)
+    table.lay("6-6")
+    table.lay("6-4", "left")
+    table.lay("4-2", "left")
+    before = snapshot(table.state)
+    table.feed(CorrectTile(table.tick(), tile, move=move))
+    (alert,) = table.events("alert")
+    assert why in alert["message"] and alert["message"].startswith("correction refused")
+    assert table.events("correction") == []
+    assert snapshot(table.state)["hand"]["line"] == before["hand"]["line"]
+    assert table.moves() == 3
+
+
+def test_a_correction_by_move_round_trips_through_the_journal_form() -> None:
+    from controller.table import input_from_json, input_to_json
+
+    inp = CorrectTile(3.0, "4-1", move=3)
+    assert input_from_json(input_to_json(inp)) == inp
+    assert "move" not in input_to_json(CorrectTile(3.0, "4-1"))  # older lines unchanged
