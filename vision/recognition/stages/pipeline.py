@@ -89,7 +89,7 @@ def _read_at(
         kept = arbitrate.keep(readable + _readable(again, seen, work, p, max_pips), p)
     loose = arbitrate.unexplained_pips(kept, seen, p)
     return tuple(
-        _tile(r, f, doubted=r.contested or r.agree < p.agree_p or arbitrate.doubted(r, loose))
+        _tile(r, f, doubted=r.contested or not _agrees(r, p) or arbitrate.doubted(r, loose))
         for r in kept
     )
 
@@ -141,10 +141,21 @@ def _agreement(reads: list[arbitrate.Read], grey: npt.NDArray[np.uint8]) -> list
 
 
 def _probability(probs: npt.NDArray[np.float32], pips: int | None) -> float:
-    """The learned reader's probability for ``pips`` (it reads 0-6 pips only)."""
-    if pips is None or not 0 <= pips < halfnet.NOT_A_HALF:
+    """The learned reader's probability for ``pips``. It reads 0-6 pips only: for a
+    double-nine set's 7-9, the probability that the patch is a half at all."""
+    if pips is None or pips < 0:
         return 0.0
+    if pips >= halfnet.NOT_A_HALF:
+        return 1.0 - float(probs[halfnet.NOT_A_HALF])
     return float(probs[pips])
+
+
+def _agrees(read: arbitrate.Read, p: StagedParams) -> bool:
+    """Whether the learned half reader gives both counts at least ``agree_p``; a count it
+    cannot read (7-9) is never sure."""
+    return read.agree >= p.agree_p and all(
+        h.pips is not None and h.pips < halfnet.NOT_A_HALF for h in read.halves
+    )
 
 
 def _plausible(prop: outline.Proposal, d: float, p: StagedParams) -> bool:
