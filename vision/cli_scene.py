@@ -170,7 +170,9 @@ class ProgressBar:
 
 
 def _markers(args: argparse.Namespace) -> int:
-    from vision.calibration import default_geometry, load_table, write_marker_sheet
+    from vision.calibration.drawing import write_marker_sheet
+    from vision.calibration.geometry import default_geometry
+    from vision.calibration.tablefile import load_table
 
     geometry = load_table(args.table) if args.table else default_geometry()
     path = write_marker_sheet(geometry, args.out, dpi=args.dpi)
@@ -183,13 +185,10 @@ def _calibrate(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
-    from vision.calibration import (
-        annotate_calibration,
-        calibrate,
-        default_geometry,
-        load_table,
-        save_table,
-    )
+    from vision.calibration.drawing import annotate_calibration
+    from vision.calibration.geometry import default_geometry
+    from vision.calibration.markers import calibrate
+    from vision.calibration.tablefile import load_table, save_table
     from vision.errors import ImageReadError
 
     raw = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
@@ -213,7 +212,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 def _charuco(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.calibration import CharucoSpec, charuco_board_image
+    from vision.calibration.lens import CharucoSpec, charuco_board_image
     from vision.errors import ImageReadError
 
     spec = CharucoSpec()
@@ -232,7 +231,9 @@ def _lens(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
-    from vision.calibration import calibrate_lens, default_geometry, load_table, save_table
+    from vision.calibration.geometry import default_geometry
+    from vision.calibration.lens import calibrate_lens
+    from vision.calibration.tablefile import load_table, save_table
     from vision.errors import ImageReadError
 
     images = []
@@ -253,7 +254,8 @@ def _lens(args: argparse.Namespace) -> int:
 
 def _track(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
-    from vision.tracking import Recognizer, track_fixture
+    from vision.tracking.replay import track_fixture
+    from vision.tracking.watcher import Recognizer
 
     recognize: Recognizer | None = None
     if not args.oracle:
