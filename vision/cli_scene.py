@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from vision.cli import seed_arg
+from vision.cli_args import seed_arg
 
 
 def register(
