@@ -196,6 +196,22 @@ def test_table_file_that_is_not_json(tmp_path: Path) -> None:
         load_table(tmp_path / "missing.json")
 
 
+def test_marker_sheet_text_stays_in_its_column_and_on_the_page() -> None:
+    """Each marker's label fits its half of the page: the band between the two columns and the
+    page's side margins are blank (the ruler and its note at the bottom span the middle)."""
+    sheet = marker_sheet(default_geometry(), dpi=DPI)
+    above_ruler = sheet[: round((297 - 25) * PPM)]
+    assert above_ruler[:, round(100 * PPM) : round(110 * PPM)].min() == 255
+    assert sheet[:, : round(5 * PPM)].min() == 255
+    assert sheet[:, round(205 * PPM) :].min() == 255
+    # the labels are there: dark pixels below each marker's cut guide
+    for cx in (52.5, 157.5):
+        for cy in (20 + 257 / 4, 20 + 3 * 257 / 4):
+            y0, y1 = round((cy + 36) * PPM), round((cy + 45) * PPM)
+            x0, x1 = round((cx - 45) * PPM), round((cx + 45) * PPM)
+            assert sheet[y0:y1, x0:x1].min() < 100, (cx, cy)
+
+
 def test_marker_sheet_files(tmp_path: Path) -> None:
     png = write_marker_sheet(default_geometry(), tmp_path / "m.png", dpi=DPI)
     img = cv2.imread(str(png), cv2.IMREAD_GRAYSCALE)

@@ -96,15 +96,13 @@ def marker_sheet(geometry: TableGeometry, *, dpi: int = 300) -> Image:
         pad = round(10 * px_per_mm)
         cv2.rectangle(page, (x0 - pad, y0 - pad), (x0 + side + pad, y0 + side + pad), 180, 2)
         label = f"id {m.id}  {corner_names.get(m.id, '')}  {m.size:g} mm"
-        cv2.putText(
+        _put_text(
             page,
             label,
-            (x0 - pad, y0 + side + pad + round(8 * px_per_mm)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            px_per_mm * 0.45,
-            0,
-            max(1, round(px_per_mm * 0.35)),
-            cv2.LINE_AA,
+            (x0 + side / 2, y0 + side + pad + round(8 * px_per_mm)),
+            (cell_w - 10.0) * px_per_mm,
+            scale=px_per_mm * 0.45,
+            thickness=px_per_mm * 0.35,
         )
         cv2.arrowedLine(
             page,
@@ -121,17 +119,40 @@ def marker_sheet(geometry: TableGeometry, *, dpi: int = 300) -> Image:
     for k in range(11):
         x = rx0 + round(k * 10 * px_per_mm)
         cv2.line(page, (x, ry), (x, ry - round((4 if k % 5 else 7) * px_per_mm)), 0, 2)
-    cv2.putText(
+    _put_text(
         page,
         "100 mm: print at 100% (no scaling); arrows point to the far edge of the table (top)",
-        (round(10 * px_per_mm), h - round(4 * px_per_mm)),
-        cv2.FONT_HERSHEY_SIMPLEX,
-        px_per_mm * 0.25,
-        0,
-        max(1, round(px_per_mm * 0.2)),
-        cv2.LINE_AA,
+        (w / 2, h - round(4 * px_per_mm)),
+        (A4_MM[0] - 20.0) * px_per_mm,
+        scale=px_per_mm * 0.25,
+        thickness=px_per_mm * 0.2,
     )
     return page
+
+
+def _put_text(
+    page: Image,
+    text: str,
+    centre: tuple[float, float],
+    max_width: float,
+    *,
+    scale: float,
+    thickness: float,
+) -> None:
+    """``text`` in black, centred on ``centre[0]`` with its baseline at ``centre[1]``, made
+    smaller when it would be wider than ``max_width`` pixels (it never runs into its
+    neighbour or off the page)."""
+    import cv2
+
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    thick = max(1, round(thickness))
+    (width, _height), _ = cv2.getTextSize(text, font, scale, thick)
+    if width > max_width:
+        scale *= max_width / width
+        thick = max(1, round(thickness * max_width / width))
+        (width, _height), _ = cv2.getTextSize(text, font, scale, thick)
+    at = (round(centre[0] - width / 2), round(centre[1]))
+    cv2.putText(page, text, at, font, scale, 0, thick, cv2.LINE_AA)
 
 
 def _corner_names(geometry: TableGeometry) -> dict[int, str]:
