@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from vision.cli import seed_arg
+from vision.cli_args import seed_arg
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:

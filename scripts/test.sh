@@ -4,7 +4,8 @@ set -euo pipefail
 source "$(dirname "$0")/bootstrap.sh"
 cd "$ROOT"
 
-ensure_apt mosquitto chromium openssl
+# poppler-utils: pdftoppm renders the marker sheet PDF in a test, as a printer would
+ensure_apt mosquitto chromium openssl poppler-utils
 ensure_venv dev
 PY="$VENV/bin"
 bash scripts/setup-firmware.sh
@@ -14,5 +15,7 @@ echo "==> ruff" >&2
 "$PY/ruff" format --check .
 echo "==> mypy --strict" >&2
 "$PY/mypy"
+echo "==> lint-imports (layer contracts, .importlinter)" >&2
+"$PY/lint-imports"
 echo "==> pytest" >&2
 "$PY/pytest" -n "${PYTEST_WORKERS:-2}" "$@"

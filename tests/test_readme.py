@@ -86,7 +86,10 @@ COMMANDS: dict[str, tuple[str, str, Check | None]] = {
         _matches_on_lines,
     ),
     ".venv/bin/domino-table vision markers --out ~/markers.pdf": ("run", "", _markers),
-    ".venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/mypy": (
+    (
+        ".venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/mypy"
+        " && .venv/bin/lint-imports"
+    ): (
         "skip",
         "scripts/test.sh runs exactly these before pytest",
         None,

@@ -23,7 +23,7 @@ def _row(name: str, value: float, unit: str, target: str | None, note: str) -> d
 
 def _frames(n: int) -> list[Any]:
     """Realistic 1280x720 frames: a rendered still plus noise, different every frame."""
-    from vision.calibration import default_geometry
+    from vision.calibration.geometry import default_geometry
     from vision.render.scene import RenderParams, SceneRenderer
 
     rng = np.random.default_rng(0)
@@ -75,7 +75,8 @@ def bench_calibration(quick: bool) -> list[dict[str, object]]:
     tilt up to 18 degrees): worst table-mm error over the play area, against the true camera."""
     import cv2
 
-    from vision.calibration import calibrate, default_geometry
+    from vision.calibration.geometry import default_geometry
+    from vision.calibration.markers import calibrate
     from vision.errors import CalibrationError
     from vision.render.camera import camera_homography
     from vision.render.scene import RenderParams, SceneRenderer, sweep_params
@@ -120,7 +121,8 @@ SHIPPED_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "latin-hand"
 def _bench_identify_tracking() -> list[dict[str, object]]:
     """Tracking with the real recogniser over the shipped fixture (1920x1080): speed, and
     whether the added tiles, order and ends equal its truth."""
-    from vision.tracking import compare_with_truth, track_fixture
+    from vision.tracking.replay import track_fixture
+    from vision.tracking.truth import compare_with_truth
 
     identify = _recogniser()
     if identify is None or not (SHIPPED_FIXTURE / "truth.json").is_file():
@@ -157,7 +159,8 @@ def _recogniser() -> Any | None:
 def bench_fixture(quick: bool) -> list[dict[str, object]]:
     from vision.fixture import render_fixture
     from vision.render.sample import sample_record
-    from vision.tracking import compare_with_truth, track_fixture
+    from vision.tracking.replay import track_fixture
+    from vision.tracking.truth import compare_with_truth
 
     rows: list[dict[str, object]] = []
     seeds = [1] if quick else [1, 2, 3]
@@ -220,7 +223,7 @@ def ddd_sequence_check(dataset: Path, recognize: Any | None = None) -> tuple[int
     import cv2
 
     from vision.events import TileAdded, Unsure
-    from vision.tracking import SceneTracker
+    from vision.tracking.tracker import SceneTracker
     from vision.types import HalfReading, SceneReading, TileReading
 
     found = total = 0

@@ -20,15 +20,3 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
     cli_recognition.register(vision_sub)
     cli_scene.register(vision_sub, fixture_sub)
-
-
-def seed_arg(text: str) -> int:
-    """argparse type of a seed: a whole number, 0 or more (the renderers' random streams
-    take no negative seed)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from vision.cli import seed_arg
+from vision.cli_args import seed_arg
 
 
 def register(vision_sub: argparse._SubParsersAction[Any]) -> None:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from vision.cli import seed_arg
+from vision.cli_args import seed_arg
 
 
 def register(
@@ -170,7 +170,9 @@ class ProgressBar:
 
 
 def _markers(args: argparse.Namespace) -> int:
-    from vision.calibration import default_geometry, load_table, write_marker_sheet
+    from vision.calibration.drawing import write_marker_sheet
+    from vision.calibration.geometry import default_geometry
+    from vision.calibration.tablefile import load_table
 
     geometry = load_table(args.table) if args.table else default_geometry()
     path = write_marker_sheet(geometry, args.out, dpi=args.dpi)
@@ -182,13 +184,10 @@ def _markers(args: argparse.Namespace) -> int:
 def _calibrate(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.calibration import (
-        annotate_calibration,
-        calibrate,
-        default_geometry,
-        load_table,
-        save_table,
-    )
+    from vision.calibration.drawing import annotate_calibration
+    from vision.calibration.geometry import default_geometry
+    from vision.calibration.markers import calibrate
+    from vision.calibration.tablefile import load_table, save_table
     from vision.errors import ImageReadError
     from vision.imageio import read_image
 
@@ -210,7 +209,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 def _charuco(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.calibration import CharucoSpec, charuco_board_image
+    from vision.calibration.lens import CharucoSpec, charuco_board_image
     from vision.errors import ImageReadError
 
     spec = CharucoSpec()
@@ -226,7 +225,9 @@ def _charuco(args: argparse.Namespace) -> int:
 def _lens(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from vision.calibration import calibrate_lens, default_geometry, load_table, save_table
+    from vision.calibration.geometry import default_geometry
+    from vision.calibration.lens import calibrate_lens
+    from vision.calibration.tablefile import load_table, save_table
     from vision.imageio import read_image
 
     images = [read_image(path) for path in args.images]
@@ -242,7 +243,8 @@ def _lens(args: argparse.Namespace) -> int:
 
 def _track(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
-    from vision.tracking import Recognizer, track_fixture
+    from vision.tracking.replay import track_fixture
+    from vision.tracking.watcher import Recognizer
 
     recognize: Recognizer | None = None
     if not args.oracle:

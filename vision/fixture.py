@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from vision.calibration import TableGeometry, default_geometry, save_table
+from vision.calibration.geometry import TableGeometry, default_geometry
+from vision.calibration.tablefile import save_table
 from vision.render.layout import (
     LineLayout,
     LinePlacement,

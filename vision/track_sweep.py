@@ -9,9 +9,9 @@ turn unless a resolution is given. The same fixture comes out of::
     domino-table fixture render-record r.json --seed S+i --sweep i --width W --height H
 
 Each fixture is tracked with ``vision.recognition.identify`` and compared with its
-``truth.json`` by :func:`vision.tracking.compare_with_truth` (added tiles, their order and their
-ends). Where they differ, the truth oracle tracks the same video too, to tell a recognition
-failure from a tracking one.
+``truth.json`` by :func:`vision.tracking.truth.compare_with_truth` (added tiles, their order
+and their ends). Where they differ, the truth oracle tracks the same video too, to tell a
+recognition failure from a tracking one.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from pathlib import Path
 from vision.errors import VisionError
 from vision.events import Unsure
 from vision.render.scene import RenderParams, sweep_params
-from vision.tracking import Recognizer, TruthComparison
+from vision.tracking.truth import TruthComparison
+from vision.tracking.watcher import Recognizer
 
 #: resolutions taken in turn: the two common camera modes first, then the one between
 SWEEP_RESOLUTIONS = ((1280, 720), (1920, 1080), (1600, 900))
@@ -127,7 +128,8 @@ def track_sweep(
     """Render, track and compare each point's fixture into ``out_dir/NN``; yields as it goes."""
     from vision.fixture import render_fixture
     from vision.render.sample import sample_record
-    from vision.tracking import compare_with_truth, track_fixture
+    from vision.tracking.replay import track_fixture
+    from vision.tracking.truth import compare_with_truth
 
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():

@@ -2,6 +2,9 @@
 
 import copy
 import json
+import os
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -10,19 +13,10 @@ import numpy as np
 import pytest
 
 from controller.cli import main
-from vision.calibration import (
-    MarkerPlacement,
-    Rect,
-    TableGeometry,
-    annotate_calibration,
-    calibrate,
-    default_geometry,
-    detect_markers,
-    load_table,
-    marker_sheet,
-    save_table,
-    write_marker_sheet,
-)
+from vision.calibration.drawing import annotate_calibration, marker_sheet, write_marker_sheet
+from vision.calibration.geometry import MarkerPlacement, Rect, TableGeometry, default_geometry
+from vision.calibration.markers import calibrate, detect_markers
+from vision.calibration.tablefile import load_table, save_table
 from vision.errors import CalibrationError
 from vision.render.camera import camera_homography
 from vision.render.scene import RenderParams, SceneRenderer
@@ -202,16 +196,70 @@ def test_table_file_that_is_not_json(tmp_path: Path) -> None:
         load_table(tmp_path / "missing.json")
 
 
+def test_marker_sheet_text_stays_in_its_column_and_on_the_page() -> None:
+    """Each marker's label fits its half of the page: the band between the two columns and the
+    page's side margins are blank (the ruler and its note at the bottom span the middle)."""
+    sheet = marker_sheet(default_geometry(), dpi=DPI)
+    above_ruler = sheet[: round((297 - 25) * PPM)]
+    assert above_ruler[:, round(100 * PPM) : round(110 * PPM)].min() == 255
+    assert sheet[:, : round(5 * PPM)].min() == 255
+    assert sheet[:, round(205 * PPM) :].min() == 255
+    # the labels are there: dark pixels below each marker's cut guide
+    for cx in (52.5, 157.5):
+        for cy in (20 + 257 / 4, 20 + 3 * 257 / 4):
+            y0, y1 = round((cy + 36) * PPM), round((cy + 45) * PPM)
+            x0, x1 = round((cx - 45) * PPM), round((cx + 45) * PPM)
+            assert sheet[y0:y1, x0:x1].min() < 100, (cx, cy)
+
+
 def test_marker_sheet_files(tmp_path: Path) -> None:
     png = write_marker_sheet(default_geometry(), tmp_path / "m.png", dpi=DPI)
     img = cv2.imread(str(png), cv2.IMREAD_GRAYSCALE)
     assert img.shape == (round(297 * PPM), round(210 * PPM))
     assert [d.id for d in detect_markers(img)] == [0, 1, 2, 3]
-    pdf = write_marker_sheet(default_geometry(), tmp_path / "m.pdf", dpi=72).read_bytes()
-    assert pdf.startswith(b"%PDF-1.4") and pdf.rstrip().endswith(b"%%EOF")
-    assert b"/MediaBox [0 0 595.28 841.89]" in pdf  # A4 in points
     with pytest.raises(CalibrationError):
         write_marker_sheet(default_geometry(), tmp_path / "m.unknown-format")
+
+
+def test_marker_sheet_pdf_is_one_a4_page_holding_the_sheet_losslessly(tmp_path: Path) -> None:
+    from PIL import PdfParser
+
+    pdf = PdfParser.PdfParser(str(write_marker_sheet(default_geometry(), tmp_path / "m.pdf")))
+    assert len(pdf.pages) == 1
+    page = pdf.read_indirect(pdf.pages[0])
+    box = [float(v) for v in page[b"MediaBox"]]
+    assert box == pytest.approx([0, 0, 210 / 25.4 * 72, 297 / 25.4 * 72], abs=0.01)  # A4, pt
+    image = pdf.read_indirect(page[b"Resources"][b"XObject"][b"image"]).dictionary
+    sheet = marker_sheet(default_geometry(), dpi=300)
+    assert (image[b"Width"], image[b"Height"]) == (sheet.shape[1], sheet.shape[0])
+    # 1 bit per pixel, CCITT G4: lossless for the black and white markers
+    assert image[b"BitsPerComponent"] == 1
+    assert [bytes(f) for f in image[b"Filter"]] == [b"/CCITTFaxDecode"]
+    pdf.close()
+
+
+def test_marker_sheet_pdf_printed_at_100_percent_has_markers_of_their_true_size(
+    tmp_path: Path,
+) -> None:
+    """Rendered by a real PDF renderer (poppler's pdftoppm) at 100 dpi: the four markers are
+    found, each side 50 mm long."""
+    if shutil.which("pdftoppm") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("pdftoppm is missing under CI (scripts/test.sh installs poppler-utils)")
+        pytest.skip("pdftoppm not installed (apt-get install poppler-utils)")
+    pdf = write_marker_sheet(default_geometry(), tmp_path / "m.pdf")
+    subprocess.run(
+        ["pdftoppm", "-r", "100", "-gray", "-png", "-singlefile", str(pdf), str(tmp_path / "p")],
+        check=True,
+    )
+    page = cv2.imread(str(tmp_path / "p.png"), cv2.IMREAD_GRAYSCALE)
+    assert page.shape == pytest.approx((297 / 25.4 * 100, 210 / 25.4 * 100), abs=1)
+    found = detect_markers(page)
+    assert [d.id for d in found] == [0, 1, 2, 3]
+    for d in found:
+        c = np.asarray(d.corners)
+        sides = np.hypot(*(np.roll(c, -1, axis=0) - c).T) / 100 * 25.4
+        assert sides == pytest.approx([50.0] * 4, abs=0.5), d
 
 
 def test_cli_calibrate_writes_table_and_annotation(tmp_path: Path) -> None:
@@ -243,7 +291,7 @@ def _charuco_views(k: np.ndarray) -> list[np.ndarray]:
     """The printed ChArUco board seen by a pinhole camera ``k`` from six poses."""
     import math
 
-    from vision.calibration import CharucoSpec, charuco_board_image
+    from vision.calibration.lens import CharucoSpec, charuco_board_image
 
     ppm, margin = 4.0, 10.0
     board = charuco_board_image(CharucoSpec(), px_per_mm=ppm)
@@ -263,7 +311,7 @@ def _charuco_views(k: np.ndarray) -> list[np.ndarray]:
 
 
 def test_lens_calibration_from_charuco_views() -> None:
-    from vision.calibration import calibrate_lens
+    from vision.calibration.lens import calibrate_lens
 
     k = np.array([[900.0, 0, 640], [0, 900, 360], [0, 0, 1]])
     lens = calibrate_lens(_charuco_views(k))

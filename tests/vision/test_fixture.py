@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from controller.cli import main
-from vision.calibration import load_table
+from vision.calibration.tablefile import load_table
 from vision.fixture import FixtureInfo, render_fixture
 from vision.render.sample import LATIN_BLOCKED_HAND, sample_record
 from vision.render.scene import RenderParams
@@ -195,7 +195,8 @@ def test_still_scenes_with_identify_truth(tmp_path: Path) -> None:
 def test_shipped_fixture_tracks_exactly() -> None:
     """The fixture in the repository (demo and tests): complete, and the oracle tracking of its
     video gives back every play of its record, in order, at the right end."""
-    from vision.tracking import added_tiles, track_fixture
+    from vision.tracking.replay import track_fixture
+    from vision.tracking.truth import added_tiles
 
     shipped = Path(__file__).resolve().parents[2] / "vision" / "fixtures" / "latin-hand"
     truth = json.loads((shipped / "truth.json").read_text())

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from vision.calibration import default_geometry
+from vision.calibration.geometry import default_geometry
 from vision.recognition import identify
 from vision.recognition.layouts import layout
 from vision.recognition.params import RecognitionParams

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from vision.calibration import default_geometry
+from vision.calibration.geometry import default_geometry
 from vision.recognition import identify
 from vision.render.scene import RenderParams, SceneRenderer
 from vision.render.tiles import PlacedTile

@@ -17,7 +17,8 @@ from vision.recognition import identify
 from vision.render.sample import LATIN_BLOCKED_HAND
 from vision.render.scene import RenderParams
 from vision.render.stills import render_stills
-from vision.tracking import added_tiles, track_fixture
+from vision.tracking.replay import track_fixture
+from vision.tracking.truth import added_tiles
 from vision.types import SceneReading
 
 

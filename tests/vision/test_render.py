@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from vision.calibration import default_geometry
+from vision.calibration.geometry import default_geometry
 from vision.render.layout import LineLayout, parse_tile, reveal_row
 from vision.render.sample import LATIN_BLOCKED_HAND, sample_record
 from vision.render.scene import RenderParams, sweep_params

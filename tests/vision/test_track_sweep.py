@@ -1,5 +1,5 @@
 """``vision track-sweep``: rendered fixtures over the render sweep, tracked and compared with truth;
-and :func:`vision.tracking.compare_with_truth`, the comparison it (and the bench) uses."""
+and :func:`vision.tracking.truth.compare_with_truth`, the comparison it (and the bench) uses."""
 
 import json
 from pathlib import Path
@@ -11,7 +11,7 @@ from vision import track_sweep as sweep_module
 from vision.events import SceneSettled, TileAdded
 from vision.render.scene import RenderParams, sweep_params
 from vision.track_sweep import SWEEP_RESOLUTIONS, sweep_points, track_sweep
-from vision.tracking import compare_with_truth
+from vision.tracking.truth import compare_with_truth
 from vision.types import SceneReading
 
 SMALL = (480, 270)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.calibration import TableGeometry, default_geometry
+from vision.calibration.geometry import TableGeometry, default_geometry
 from vision.events import (
     MotionStarted,
     SceneSettled,
@@ -28,14 +28,11 @@ from vision.render.sample import LATIN_BLOCKED_HAND, sample_record
 from vision.render.scene import TILE_LOOKS, RenderParams
 from vision.render.tiles import PlacedTile
 from vision.sources import FakeClock, Frame, VideoFileSource
-from vision.tracking import (
-    SceneTracker,
-    SceneWatcher,
-    SkinOcclusion,
-    TruthOracle,
-    added_tiles,
-    track_fixture,
-)
+from vision.tracking.occlusion import SkinOcclusion
+from vision.tracking.replay import track_fixture
+from vision.tracking.tracker import SceneTracker
+from vision.tracking.truth import TruthOracle, added_tiles
+from vision.tracking.watcher import SceneWatcher
 from vision.types import HalfReading, SceneReading, TileReading
 
 PARAMS = RenderParams(width=640, height=360, fps=10.0)
@@ -95,8 +92,8 @@ def test_oracle_tracking_finds_exactly_the_played_tiles(fixture_dir: Path) -> No
 
 
 def test_watch_a_source_and_the_table_region(fixture_dir: Path) -> None:
-    from vision.calibration import load_table
-    from vision.tracking import table_region, watch
+    from vision.calibration.tablefile import load_table
+    from vision.tracking.watcher import table_region, watch
 
     truth = json.loads((fixture_dir / "truth.json").read_text())
     geometry = load_table(fixture_dir / "table.json")

@@ -13,7 +13,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from vision.calibration import TableGeometry
+from vision.calibration.geometry import TableGeometry
 from vision.types import Point
 
 

@@ -17,7 +17,7 @@ from typing import Literal
 
 import numpy as np
 
-from vision.calibration import Rect, TableGeometry
+from vision.calibration.geometry import Rect, TableGeometry
 from vision.render.tiles import PlacedTile, RenderError, check_pips, rects_overlap
 from vision.types import Point
 

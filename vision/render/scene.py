@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.calibration import TableGeometry, marker_image
+from vision.calibration.geometry import TableGeometry
+from vision.calibration.markers import marker_image
 from vision.render.camera import camera_centre, camera_homography, raise_point
 from vision.render.tiles import (
     Canvas,

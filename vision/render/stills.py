@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.calibration import default_geometry
+from vision.calibration.geometry import default_geometry
 from vision.render.layout import LineLayout, jittered, parse_tile, reveal_row
 from vision.render.sample import sample_record
 from vision.render.scene import RenderParams, SceneRenderer, sweep_params
