@@ -46,8 +46,8 @@ class StagedParams:
     pip_margin_d: float = 0.15
     #: Thin ink counts only where the face is at least this share of the brightest faces.
     thin_lit_share: float = 0.6
-    #: Shortest bar segment and its Hough votes (in ``d``).
-    bar_min_d: float = 2.0
+    #: Shortest bar segment (in ``d``): a short tile with big pips has a bar about 2 pips long.
+    bar_min_d: float = 1.8
     #: Longest bar; longer straight ink is a seam or a tile's side (in ``d``).
     bar_max_d: float = 8.0
     #: A straight run longer than this (in ``d``) may be the bars of two tiles side by side:
