@@ -12,6 +12,9 @@ bash scripts/setup-firmware.sh
 
 echo "==> ruff" >&2
 "$PY/ruff" check .
+# the staged reader is held to ruff's complexity rules (the classic reader.py is to be deleted)
+"$PY/ruff" check --select C90,PLR09 --config 'lint.mccabe.max-complexity=10' \
+    vision/recognition/stages vision/recognition/halfnet.py
 "$PY/ruff" format --check .
 echo "==> mypy --strict" >&2
 "$PY/mypy"

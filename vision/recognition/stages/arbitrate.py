@@ -2,9 +2,10 @@
 
 Two tiles read clash where they overlap by more than ``clash_share`` of a half's area. The
 kept set is the heaviest set without a clash: the most tiles and pips explained, then the
-surest. A tile
-kept beside pips that no kept tile explains may have been read round a wrong bar (an edge or
-a shadow taken for one): it is reported unsure.
+surest, each tile weighed down where the learned half reader does not read it so. A kept tile
+is *contested* where its clash group, read without it, explains nearly as much (two tiles side
+by side read across their seam). A tile kept beside pips that no kept tile explains may have
+been read round a wrong bar (an edge or a shadow taken for one). Both are reported unsure.
 """
 
 from __future__ import annotations
@@ -42,11 +43,11 @@ class Read:
 
 def keep(reads: list[Read], p: StagedParams) -> list[Read]:
     """The non-clashing subset of ``reads`` that explains the most tiles and pips, then the
-    surest (weights in :class:`StagedParams`). Solved exactly for each
-    group of clashing reads (a seam read as a bar proposes a tile across two neighbours: a
-    line of touching tiles is a chain of such clashes, which only a choice over the whole
-    chain reads right); a group too large for ``arbitration_budget`` steps keeps the best
-    set found."""
+    surest (weights in :class:`StagedParams`), each marked ``contested`` where that holds.
+    Solved exactly for each group of clashing reads (a seam read as a bar proposes a tile
+    across two neighbours: a line of touching tiles is a chain of such clashes, which only a
+    choice over the whole chain reads right); a group too large for ``arbitration_budget``
+    steps keeps the best set found."""
     n = len(reads)
     polys = [r.proposal.corners().astype(np.float32) for r in reads]
     boxes = [cv2.boundingRect(q) for q in polys]
