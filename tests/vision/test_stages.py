@@ -172,6 +172,24 @@ def test_arbitration_reads_a_line_of_touching_tiles_as_a_whole() -> None:
     assert sorted(r.proposal.center[0] for r in kept) == [40.0, 80.0, 120.0, 160.0, 200.0]
 
 
+def _faces(lit_from: int, lit_to: int) -> ink.Ink:
+    """A dark table (40) with a lit band of faces (200) along y 40-60, x ``lit_from``-``lit_to``."""
+    face = np.full((100, 300), 40, np.uint8)
+    face[40:61, lit_from:lit_to] = 200
+    blank = np.zeros_like(face)
+    return ink.Ink(face, blank, blank, blank, 20.0, 4.0)
+
+
+def test_a_double_with_tiles_beyond_both_ends_is_an_inline_double() -> None:
+    # a horizontal double at x 130-170 (halves 20 px), in a line of faces or standing alone
+    double, other = _read(150.0, (4, 4)), _read(150.0, (4, 2))
+    in_line, alone = _faces(0, 300), _faces(128, 172)
+    assert arbitrate.inline_double(double, in_line, P)
+    assert not arbitrate.inline_double(double, alone, P)
+    assert not arbitrate.inline_double(double, _faces(0, 172), P)  # table beyond one end
+    assert not arbitrate.inline_double(other, in_line, P)
+
+
 def test_arbitration_keeps_one_of_two_readings_of_one_tile() -> None:
     kept = arbitrate.keep([_read(40.0, (1, 2), 0.6), _read(41.0, (1, 3), 0.9)], P)
     assert [r.halves[1].pips for r in kept] == [3]

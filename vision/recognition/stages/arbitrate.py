@@ -174,3 +174,29 @@ def doubted(read: Read, loose: list[tuple[float, float]]) -> bool:
     poly = read.proposal.corners().astype(np.float32)
     reach = 0.5 * read.proposal.width
     return any(cv2.pointPolygonTest(poly, c, True) > -reach for c in loose)
+
+
+def inline_double(read: Read, ink: Ink, p: StagedParams) -> bool:
+    """Whether ``read`` is a double with a tile's face beyond both its ends, on a table darker
+    than the faces. In a line, the two halves either side of a seam always match, so a seam
+    taken for a bar reads as a double between two tiles; a double laid across the line, as
+    doubles usually are, has table beyond its ends."""
+    a, b = read.halves
+    if a.pips != b.pips:
+        return False
+    lit = p.thin_lit_share * float(np.percentile(ink.face, 99))
+    if float(np.median(ink.face)) >= lit:
+        return False  # a light table: faces cannot be told from it by their level
+    prop = read.proposal
+    c, u, n = (np.array(v, dtype=np.float64) for v in (prop.center, prop.across, prop.axis))
+    h, w = ink.face.shape
+    for sign, end in ((1.0, prop.ends[0]), (-1.0, prop.ends[1])):
+        pts = [
+            c + sign * n * (end + 0.5 * prop.width) + u * k * prop.width for k in (-0.25, 0, 0.25)
+        ]
+        levels = [
+            float(ink.face[int(np.clip(y, 0, h - 1)), int(np.clip(x, 0, w - 1))]) for x, y in pts
+        ]
+        if float(np.median(levels)) < lit:
+            return False
+    return True

@@ -116,3 +116,5 @@ class StagedParams:
     #: without it weighs at least this much less than the one kept (two tiles side by side
     #: read across their seam explain as much as read along their bars).
     contest_margin: float = 0.5
+    #: A double with a tile's face beyond both ends is reported unsure (a seam in a line).
+    doubt_inline_doubles: bool = True

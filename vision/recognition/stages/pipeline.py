@@ -88,10 +88,7 @@ def _read_at(
         again = outline.propose(unread, seen, p, width)
         kept = arbitrate.keep(readable + _readable(again, seen, work, p, max_pips), p)
     loose = arbitrate.unexplained_pips(kept, seen, p)
-    return tuple(
-        _tile(r, f, doubted=r.contested or not _agrees(r, p) or arbitrate.doubted(r, loose))
-        for r in kept
-    )
+    return tuple(_tile(r, f, doubted=_doubted(r, seen, loose, p)) for r in kept)
 
 
 def _readable(
@@ -148,6 +145,19 @@ def _probability(probs: npt.NDArray[np.float32], pips: int | None) -> float:
     if pips >= halfnet.NOT_A_HALF:
         return 1.0 - float(probs[halfnet.NOT_A_HALF])
     return float(probs[pips])
+
+
+def _doubted(
+    read: arbitrate.Read, seen: ink.Ink, loose: list[tuple[float, float]], p: StagedParams
+) -> bool:
+    """Whether a kept tile is reported unsure: contested, not read so by the learned half
+    reader, beside unexplained pips, or a double with tiles beyond both its ends."""
+    return (
+        read.contested
+        or not _agrees(read, p)
+        or arbitrate.doubted(read, loose)
+        or (p.doubt_inline_doubles and arbitrate.inline_double(read, seen, p))
+    )
 
 
 def _agrees(read: arbitrate.Read, p: StagedParams) -> bool:
