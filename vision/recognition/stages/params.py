@@ -15,8 +15,10 @@ class StagedParams:
     scale_view_px: int = 640
     #: Pip diameter the frame is resampled to before reading (pixels).
     work_pip_px: float = 8.0
-    max_enlarge: float = 1.0
+    #: A frame at least ``min_side_px`` long whose pips are that much under ``work_pip_px``
+    #: is enlarged, by this much at most (under ``min_enlarge`` it is read as it is).
     min_enlarge: float = 1.2
+    max_enlarge: float = 1.6
     #: Pips seen smaller than this in that view are measured again in a view twice as wide.
     min_view_pip_px: float = 4.5
     #: Round blobs whose log-diameters lie within this of each other form one size.

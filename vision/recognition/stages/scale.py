@@ -67,9 +67,12 @@ def _scale(
 ) -> Scale:
     h, w = grey.shape
     enlarge = max(1.0, p.min_side_px / max(h, w))
-    factor = min(p.work_pip_px / pip, max(enlarge, p.max_enlarge))
-    if factor > 0.85 * enlarge and factor < p.min_enlarge:
-        factor = enlarge  # pips about small enough: read at the (enlarged) size as it is
+    factor = p.work_pip_px / pip
+    if factor > 0.85 * enlarge:
+        # pips about small enough: read at the (enlarged) size as it is; a large frame's
+        # small pips are enlarged, by ``max_enlarge`` at most
+        small = enlarge > 1.0 or factor < p.min_enlarge
+        factor = enlarge if small else min(factor, p.max_enlarge)
     # the blobs are the working image's own only where neither was resampled
     return Scale(pip, factor, blobs if factor == seen_at == 1.0 else None)
 
