@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from controller.errors import ControllerError
 from controller.journal import Journal
+from controller.runtime.adapters import led_states
 from controller.runtime.publisher import MemoryPublisher, Publisher
 from controller.table import (
     CorrectVision,
@@ -99,7 +100,7 @@ class TableRuntime:
         self.publisher.set_availability(True)
         self.publisher.publish_state(snapshot(self.state))
         if self.leds is not None and self.state.leds:
-            self.leds(self.state.leds)
+            self.leds(led_states(self.state.leds))
 
     def stop(self) -> None:
         self.publisher.set_availability(False)
@@ -146,7 +147,7 @@ class TableRuntime:
                 self.publisher.publish_state(effect.snapshot)
             elif isinstance(effect, SetLeds):
                 if self.leds is not None:
-                    self.leds(effect.states)
+                    self.leds(led_states(effect.states))
             elif self.vision_fix is not None:
                 self.vision_fix(effect)
         return new

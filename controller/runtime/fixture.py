@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from controller.runtime.adapters import device_input, scene_inputs, set_recogniser
+from controller.runtime.adapters import device_input, led_states, scene_inputs, set_recogniser
 from controller.runtime.core import Clock, TableRuntime, TableRuntimeError
 from controller.table import CorrectVision, NewMatch, TableInput
 from vision.events import SceneEvent
@@ -278,7 +278,7 @@ def run_fixture(
         if device is not None:
             device.wait_link(max(resume_t, 0.0))
             if runtime.state.leds:
-                device.set_leds(runtime.state.leds)
+                device.set_leds(led_states(runtime.state.leds))
 
         def press_due(until: float) -> None:
             while pending and pending[0].t <= until:

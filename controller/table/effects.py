@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_bridge.types import LedState
+from controller.table.lights import Light
 
 Pips = tuple[int, int]
 
@@ -29,9 +29,9 @@ class DomainEvent:
 
 @dataclass(frozen=True, slots=True)
 class SetLeds:
-    """The desired state of every seat LED (set as a whole, idempotent)."""
+    """What every seat light should show (set as a whole, idempotent)."""
 
-    states: tuple[LedState, ...]
+    states: tuple[Light, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from controller.rules.moves import HandResult, Move, Play
 from controller.rules.options import Boneyard, Rules
 from controller.rules.tiles import Tile
 from controller.table.inputs import Pips, VisionEnd
-from firmware_bridge.types import LedState
+from controller.table.lights import Light
 
 #: Problem kinds that stop play until they are put right.
 ILLEGAL_TILE = "illegal_tile"
@@ -128,7 +128,7 @@ class TableState:
     link_detail: str = "not connected yet"
     #: recent non-blocking notices (wrong seat, unsure readings, rejected commands)
     notices: tuple[Alert, ...] = ()
-    leds: tuple[LedState, ...] = field(default_factory=tuple)
+    leds: tuple[Light, ...] = field(default_factory=tuple)
     inputs: int = 0
 
 
