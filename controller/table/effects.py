@@ -22,9 +22,11 @@ class DomainEvent:
     data: Mapping[str, Any]
 
     def to_json(self) -> dict[str, Any]:
-        from controller.table.snapshot import event_json
-
         return event_json(self)
+
+
+def event_json(event: DomainEvent) -> dict[str, Any]:
+    return {"seq": event.seq, "t": round(event.t, 3), "kind": event.kind, **event.data}
 
 
 @dataclass(frozen=True, slots=True)

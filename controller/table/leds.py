@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from controller.table.lights import DARK, Glow, Light
+from controller.table.queries import reveal_status
 
 if TYPE_CHECKING:
     from controller.table.state import TableState
@@ -29,8 +30,6 @@ WINNER = Light(0, 200, 0, Glow.SOLID)
 
 
 def leds_of(state: TableState) -> tuple[Light, ...]:
-    from controller.table.session import reveal_status
-
     ms = state.match
     if ms is None:
         return ()

@@ -9,6 +9,7 @@ from typing import Any
 
 from controller.errors import IllegalMoveError
 from controller.rules.hand import Hand
+from controller.rules.line import End
 from controller.rules.match import Match
 from controller.rules.moves import HandResult, Move, Play
 from controller.rules.options import Boneyard, Rules
@@ -190,8 +191,6 @@ def must_draw(rules: Rules) -> bool:
 
 
 def play_of(seat: int, pips: Pips, end: VisionEnd) -> Play:
-    from controller.rules.line import End
-
     tile = Tile.of(*pips)
     if end == "first":
         return Play(seat, tile, None, pips[0])
