@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.runtime.core import TableRuntimeError
+from controller.runtime.devices import open_camera, serial_factory
+from controller.runtime.preflight import PreflightError, check_table, default_probe
 
 log = logging.getLogger(__name__)
 
@@ -214,44 +216,6 @@ def _geometry(config: RunConfig) -> Any:
     return load_table(config.table_file) if config.table_file else default_geometry()
 
 
-def open_camera(config: RunConfig) -> Any:
-    from vision.errors import VisionError
-    from vision.sources import open_source
-
-    try:
-        return open_source(config.camera, fps=config.fps)
-    except (VisionError, OSError) as exc:
-        # the source's message names the camera and what failed: say it once, with the fix
-        raise TableRuntimeError(
-            f"{exc} (is it plugged in? set [camera] source or DOMINO_CAMERA)"
-        ) from None
-
-
-def serial_factory(config: RunConfig) -> Any:
-    """A port factory for the seat device, checked once now."""
-    from firmware_bridge.errors import BridgeError
-    from firmware_bridge.ports import SerialPortFactory
-
-    path = None if config.serial == "auto" else config.serial
-    factory = SerialPortFactory(path)
-    try:
-        resolved = factory.resolve()
-    except (BridgeError, OSError) as exc:
-        raise TableRuntimeError(
-            f"seat device not found: {exc} (plug it in, or set [serial] port / DOMINO_SERIAL_PORT)"
-        ) from None
-    if not os.path.exists(resolved):
-        raise TableRuntimeError(
-            f"seat device {resolved} does not exist (plug it in, or set [serial] port)"
-        )
-    if not os.access(resolved, os.R_OK | os.W_OK):
-        raise TableRuntimeError(
-            f"seat device {resolved}: no permission to read and write it (add the user to the "
-            "dialout group)"
-        )
-    return factory
-
-
 def run_table(
     config: RunConfig,
     *,
@@ -267,7 +231,6 @@ def run_table(
     from controller.runtime.adapters import device_input, scene_inputs, set_recogniser
     from controller.runtime.core import SystemClock, TableRuntime
     from controller.runtime.live_hooks import start_live
-    from controller.runtime.preflight import PreflightError, check_table, default_probe
     from controller.table import CorrectVision, NewMatch, VisionUnsure
     from firmware_bridge.bridge import Bridge
     from vision.errors import VisionError
