@@ -25,9 +25,9 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client.registry import CollectorRegistry
 from pydantic import BaseModel, ConfigDict, Field
 
+from controller.clock import Clock, SystemClock
 from controller.live.api import EventsPage, HallView, Health, MatchRecord, TableView
 from controller.live.broker import EmbeddedBroker
-from controller.live.clock import Clock, SystemClock
 from controller.live.commands import signed_command
 from controller.live.connect import paho_client
 from controller.live.feed import ScoreboardFeed

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from controller.live.clock import Clock
+from controller.clock import Clock
 from controller.live.commands import CommandGate, RefusalLimiter
 from controller.live.connect import describe_connect_error, paho_client
 from controller.live.homeassistant import discovery_messages

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
 from controller.errors import ControllerError
 from controller.journal import Journal
@@ -33,38 +32,6 @@ log = logging.getLogger(__name__)
 
 class TableRuntimeError(ControllerError, RuntimeError):
     """The runtime cannot go on: hardware absent, a device that never answers, a bad config."""
-
-
-class Clock(Protocol):
-    def now(self) -> float: ...
-
-    def sleep(self, seconds: float) -> None: ...
-
-
-class SystemClock:
-    def now(self) -> float:
-        return time.monotonic()
-
-    def sleep(self, seconds: float) -> None:
-        if seconds > 0:
-            time.sleep(seconds)
-
-
-class FakeClock:
-    """Moves only when slept on or told to: never reads the real clock."""
-
-    def __init__(self, start: float = 0.0) -> None:
-        self._now = start
-
-    def now(self) -> float:
-        return self._now
-
-    def sleep(self, seconds: float) -> None:
-        if seconds > 0:
-            self._now += seconds
-
-    def advance(self, seconds: float) -> None:
-        self.sleep(seconds)
 
 
 LedSink = Callable[[tuple[LedState, ...]], None]

@@ -227,9 +227,10 @@ def run_table(
     """The live table: camera -> scene watcher -> session <- seat device; until interrupted.
     Everything it needs is checked first and every problem reported at once (see
     :mod:`controller.runtime.preflight`); ``check_only`` stops there, the broker included."""
+    from controller.clock import SystemClock
     from controller.journal import Journal
     from controller.runtime.adapters import device_input, scene_inputs, set_recogniser
-    from controller.runtime.core import SystemClock, TableRuntime
+    from controller.runtime.core import TableRuntime
     from controller.runtime.live_hooks import start_live
     from controller.table import CorrectVision, NewMatch, VisionUnsure
     from firmware_bridge.bridge import Bridge
@@ -261,7 +262,7 @@ def run_table(
         check.source,
     )
     clock = SystemClock()
-    start = clock.now()
+    start = clock.monotonic()
     live = start_live(
         broker=config.broker,
         http_port=None,
@@ -305,13 +306,14 @@ def run_table(
                 except queue.Empty:
                     continue
                 kind = "buttons" if type(event).__name__ == "ButtonGesture" else "device"
-                runtime.feed(device_input(event, clock.now() - start), kind)
+                runtime.feed(device_input(event, clock.monotonic() - start), kind)
 
         bridge.start()
         runtime.start()
         if runtime.state.match is None:
             runtime.feed(
-                NewMatch(clock.now() - start, config.preset, config.options, config.seats), "api"
+                NewMatch(clock.monotonic() - start, config.preset, config.options, config.seats),
+                "api",
             )
         pumper = threading.Thread(target=pump, name="seat-events", daemon=True)
         pumper.start()
@@ -321,12 +323,12 @@ def run_table(
                     with source:
                         for frame in source:
                             for inp in scene_inputs(watcher.feed(frame)):
-                                runtime.feed(replace(inp, t=clock.now() - start), "vision")
+                                runtime.feed(replace(inp, t=clock.monotonic() - start), "vision")
                     break  # a video file ended
                 except VisionError as exc:
                     # the camera dropped out: say so, keep the match, try again
                     reason = f"camera lost ({exc}): no tile is read until it is back"
-                    runtime.feed(VisionUnsure(clock.now() - start, reason), "camera")
+                    runtime.feed(VisionUnsure(clock.monotonic() - start, reason), "camera")
                     source = _reopen_camera(config, clock)
         finally:
             stop.set()
@@ -336,7 +338,7 @@ def run_table(
             # does not stay "up" after a clean stop
             while not bridge.events.empty():
                 event = bridge.events.get_nowait()
-                runtime.feed(device_input(event, clock.now() - start), "device")
+                runtime.feed(device_input(event, clock.monotonic() - start), "device")
             runtime.stop()
             live.stop()
     return 0
