@@ -43,8 +43,8 @@ def _broker() -> Iterator[tuple[Any, str]]:
 
 
 def _state_to_browser(samples: int) -> Row:
+    from controller.clock import SystemClock
     from controller.live.app import create_app
-    from controller.live.clock import SystemClock
     from controller.live.publisher import MqttPublisher
     from controller.live.server import ServerThread
     from controller.live.settings import MqttSettings, ScoreboardSettings, TableSettings
@@ -122,8 +122,8 @@ def _cpu_seconds(pid: int) -> float:
 def _hall(tables: int, seconds: float) -> list[Row]:
     import httpx
 
+    from controller.clock import SystemClock
     from controller.live.broker import free_port, wait_for_port
-    from controller.live.clock import SystemClock
     from controller.live.publisher import MqttPublisher
     from controller.live.settings import MqttSettings, TableSettings
     from controller.live.sim import SimTable

@@ -98,7 +98,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
     from pydantic import ValidationError
 
-    from controller.live.clock import SystemClock
+    from controller.clock import SystemClock
     from controller.live.errors import LiveConfigError
     from controller.live.publisher import MqttPublisher
     from controller.live.settings import MqttSettings, TableSettings, short_reason

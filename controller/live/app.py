@@ -25,10 +25,11 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client.registry import CollectorRegistry
 from pydantic import BaseModel, ConfigDict, Field
 
+from controller.clock import Clock, SystemClock
 from controller.live.api import EventsPage, HallView, Health, MatchRecord, TableView
 from controller.live.broker import EmbeddedBroker
-from controller.live.clock import Clock, SystemClock
 from controller.live.commands import signed_command
+from controller.live.connect import paho_client
 from controller.live.feed import ScoreboardFeed
 from controller.live.hub import HALL, Hub
 from controller.live.limits import Limits
@@ -36,7 +37,7 @@ from controller.live.limits import install as install_limits
 from controller.live.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from controller.live.metrics import exposition, registry_for
 from controller.live.models import StatePayload, TileText, encode
-from controller.live.publisher import ClientFactory, paho_client
+from controller.live.publisher import ClientFactory
 from controller.live.settings import ScoreboardSettings
 from controller.live.store import Outcome, TableStore
 from controller.live.topics import TableTopics

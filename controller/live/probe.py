@@ -3,40 +3,22 @@ wrong host, a closed port, bad credentials or a TLS mismatch is one line at once
 publishes into the void.
 
 The reasons are short phrases for a person (``connection refused``, ``unknown host``...), shared
-with the publisher's status lines.
+with the publisher's status lines (both take them from :mod:`controller.live.connect`).
 """
 
 from __future__ import annotations
 
-import socket
-import ssl
 import time
 import uuid
 from typing import Any
 
+from controller.live.connect import describe_connect_error, paho_client
 from controller.live.settings import MqttSettings
-
-
-def describe_connect_error(exc: BaseException | None) -> str:
-    """A short reason for a failed connection attempt (an ``OSError`` from the socket or TLS)."""
-    if isinstance(exc, ConnectionRefusedError):
-        return "connection refused"
-    if isinstance(exc, socket.gaierror):
-        return "unknown host"
-    if isinstance(exc, TimeoutError | socket.timeout):
-        return "timed out"
-    if isinstance(exc, ssl.SSLError):
-        return f"TLS failed: {exc.reason or exc}"
-    if isinstance(exc, OSError):
-        return exc.strerror or str(exc) or type(exc).__name__
-    return "cannot connect"
 
 
 def probe_broker(settings: MqttSettings, *, timeout_s: float = 5.0) -> str | None:
     """Connect once to ``settings``' broker and wait for its answer: ``None`` when it accepts
     the connection, else why not (unreachable, refused, no answer within ``timeout_s``)."""
-    from controller.live.publisher import paho_client
-
     addr = settings.address()
     client: Any = paho_client(f"domino-probe-{uuid.uuid4().hex[:6]}", settings)
     client.connect_timeout = timeout_s

@@ -18,8 +18,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from controller.live.clock import Clock
+from controller.clock import Clock
 from controller.live.commands import CommandGate, RefusalLimiter
+from controller.live.connect import describe_connect_error, paho_client
 from controller.live.homeassistant import discovery_messages
 from controller.live.models import (
     CommandCounts,
@@ -36,7 +37,7 @@ from controller.live.settings import MqttSettings, TableSettings
 from controller.live.topics import TableTopics
 
 if TYPE_CHECKING:
-    import paho.mqtt.client as mqtt
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -181,42 +182,6 @@ class FakePublisher:
         payload = self._stamp.device(view)
         self.devices.append(payload)
         return payload
-
-
-def paho_client(client_id: str, settings: MqttSettings) -> mqtt.Client:
-    """A configured, unconnected paho client: credentials, TLS, back-off, bounded queue."""
-    import ssl
-
-    import paho.mqtt.client as mqtt
-    from paho.mqtt.enums import CallbackAPIVersion
-
-    addr = settings.address()
-    client = mqtt.Client(
-        CallbackAPIVersion.VERSION2,
-        client_id=client_id,
-        protocol=mqtt.MQTTv311,
-        clean_session=True,
-    )
-    if addr.username is not None:
-        client.username_pw_set(addr.username, addr.password)
-    if addr.tls:
-        client.tls_set(
-            ca_certs=str(settings.ca_file) if settings.ca_file else None,
-            certfile=str(settings.cert_file) if settings.cert_file else None,
-            keyfile=str(settings.key_file) if settings.key_file else None,
-            cert_reqs=ssl.CERT_REQUIRED,
-        )
-        client.tls_insecure_set(settings.tls_insecure)
-    client.reconnect_delay_set(
-        min_delay=max(1, round(settings.reconnect_min_s)),
-        max_delay=max(1, round(settings.reconnect_max_s)),
-    )
-    # paho queues QoS>0 messages without limit while disconnected; our outbox is the real
-    # buffer, this only bounds the short window between a drop and our noticing it.
-    # (room for a full outbox flushed at once, plus availability, device, state and discovery).
-    client.max_queued_messages_set(settings.outbox_events + 100)
-    client.max_inflight_messages_set(100)
-    return client
 
 
 class MqttPublisher:
@@ -377,8 +342,6 @@ class MqttPublisher:
 
     def _handle_connect_fail(self, client: MqttClient, userdata: object) -> None:
         # paho calls this from inside its ``except OSError``: the error is the one being handled
-        from controller.live.probe import describe_connect_error
-
         if not self._stopping:
             self._set_status(False, describe_connect_error(sys.exc_info()[1]))
 

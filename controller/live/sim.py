@@ -185,7 +185,7 @@ class SimTable:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m controller.live.sim --broker URL --table ID``: one simulated table."""
-    from controller.live.clock import SystemClock
+    from controller.clock import SystemClock
     from controller.live.publisher import MqttPublisher
     from controller.live.settings import MqttSettings, TableSettings
 

@@ -15,8 +15,8 @@ from typing import Any, Self
 
 from pydantic import ValidationError
 
+from controller.clock import Clock, SystemClock
 from controller.live.broker import EmbeddedBroker
-from controller.live.clock import Clock, SystemClock
 from controller.live.errors import LiveConfigError
 from controller.live.models import DeviceView, StateBody
 from controller.live.publisher import CommandHandler, MqttPublisher, StatusHandler

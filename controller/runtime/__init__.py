@@ -1,13 +1,8 @@
 """The table runtime: the thin I/O shell around :mod:`controller.table` (camera or video,
 seat device, journal, publisher). Heavy imports (OpenCV, pyserial) happen inside functions."""
 
-from controller.runtime.core import (
-    Clock,
-    FakeClock,
-    SystemClock,
-    TableRuntime,
-    TableRuntimeError,
-)
+from controller.clock import Clock, FakeClock, SystemClock
+from controller.runtime.core import TableRuntime, TableRuntimeError
 from controller.runtime.publisher import FanoutPublisher, MemoryPublisher, Publisher
 
 __all__ = [

@@ -17,12 +17,15 @@ from controller.table.inputs import (
     TileTaken,
     VisionUnsure,
 )
+from controller.table.lights import Glow, Light
 from firmware_bridge.types import (
     BridgeEvent,
     ButtonGesture,
     DeviceRebooted,
+    LedState,
     LinkDown,
     LinkUp,
+    Pattern,
     ProtocolMismatch,
 )
 from vision.events import (
@@ -33,6 +36,23 @@ from vision.events import (
     TilesRevealed,
     Unsure,
 )
+
+_PATTERNS = {
+    Glow.OFF: Pattern.OFF,
+    Glow.SOLID: Pattern.SOLID,
+    Glow.BLINK: Pattern.BLINK,
+    Glow.PULSE: Pattern.PULSE,
+}
+
+
+def led_state(light: Light) -> LedState:
+    """The seat device's LED state that shows the table's light."""
+    return LedState(light.r, light.g, light.b, _PATTERNS[light.glow])
+
+
+def led_states(lights: Sequence[Light]) -> tuple[LedState, ...]:
+    """The seat device's LED states for every seat's light, in seat order."""
+    return tuple(led_state(light) for light in lights)
 
 
 def scene_inputs(events: Sequence[SceneEvent]) -> list[TableInput]:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
 from controller.errors import ControllerError
 from controller.journal import Journal
+from controller.runtime.adapters import led_states
 from controller.runtime.publisher import MemoryPublisher, Publisher
 from controller.table import (
     CorrectVision,
@@ -32,38 +32,6 @@ log = logging.getLogger(__name__)
 
 class TableRuntimeError(ControllerError, RuntimeError):
     """The runtime cannot go on: hardware absent, a device that never answers, a bad config."""
-
-
-class Clock(Protocol):
-    def now(self) -> float: ...
-
-    def sleep(self, seconds: float) -> None: ...
-
-
-class SystemClock:
-    def now(self) -> float:
-        return time.monotonic()
-
-    def sleep(self, seconds: float) -> None:
-        if seconds > 0:
-            time.sleep(seconds)
-
-
-class FakeClock:
-    """Moves only when slept on or told to: never reads the real clock."""
-
-    def __init__(self, start: float = 0.0) -> None:
-        self._now = start
-
-    def now(self) -> float:
-        return self._now
-
-    def sleep(self, seconds: float) -> None:
-        if seconds > 0:
-            self._now += seconds
-
-    def advance(self, seconds: float) -> None:
-        self.sleep(seconds)
 
 
 LedSink = Callable[[tuple[LedState, ...]], None]
@@ -99,7 +67,7 @@ class TableRuntime:
         self.publisher.set_availability(True)
         self.publisher.publish_state(snapshot(self.state))
         if self.leds is not None and self.state.leds:
-            self.leds(self.state.leds)
+            self.leds(led_states(self.state.leds))
 
     def stop(self) -> None:
         self.publisher.set_availability(False)
@@ -146,7 +114,7 @@ class TableRuntime:
                 self.publisher.publish_state(effect.snapshot)
             elif isinstance(effect, SetLeds):
                 if self.leds is not None:
-                    self.leds(effect.states)
+                    self.leds(led_states(effect.states))
             elif self.vision_fix is not None:
                 self.vision_fix(effect)
         return new

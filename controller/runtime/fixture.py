@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from controller.runtime.adapters import device_input, scene_inputs, set_recogniser
-from controller.runtime.core import Clock, TableRuntime, TableRuntimeError
+from controller.clock import Clock
+from controller.runtime.adapters import device_input, led_states, scene_inputs, set_recogniser
+from controller.runtime.core import TableRuntime, TableRuntimeError
 from controller.table import CorrectVision, NewMatch, TableInput
 from vision.events import SceneEvent
 
@@ -110,10 +111,10 @@ class _Pacer:
 
     def wait_until(self, t: float) -> None:
         if self.origin is None:
-            self.origin = (self.clock.now(), t)
+            self.origin = (self.clock.monotonic(), t)
             return
         wall0, t0 = self.origin
-        self.clock.sleep(wall0 + (t - t0) / self.speed - self.clock.now())
+        self.clock.sleep(wall0 + (t - t0) / self.speed - self.clock.monotonic())
 
 
 class _Device:
@@ -278,7 +279,7 @@ def run_fixture(
         if device is not None:
             device.wait_link(max(resume_t, 0.0))
             if runtime.state.leds:
-                device.set_leds(runtime.state.leds)
+                device.set_leds(led_states(runtime.state.leds))
 
         def press_due(until: float) -> None:
             while pending and pending[0].t <= until:

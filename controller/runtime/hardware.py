@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.runtime.core import TableRuntimeError
+from controller.runtime.devices import open_camera, serial_factory
+from controller.runtime.preflight import PreflightError, check_table, default_probe
 
 log = logging.getLogger(__name__)
 
@@ -214,44 +216,6 @@ def _geometry(config: RunConfig) -> Any:
     return load_table(config.table_file) if config.table_file else default_geometry()
 
 
-def open_camera(config: RunConfig) -> Any:
-    from vision.errors import VisionError
-    from vision.sources import open_source
-
-    try:
-        return open_source(config.camera, fps=config.fps)
-    except (VisionError, OSError) as exc:
-        # the source's message names the camera and what failed: say it once, with the fix
-        raise TableRuntimeError(
-            f"{exc} (is it plugged in? set [camera] source or DOMINO_CAMERA)"
-        ) from None
-
-
-def serial_factory(config: RunConfig) -> Any:
-    """A port factory for the seat device, checked once now."""
-    from firmware_bridge.errors import BridgeError
-    from firmware_bridge.ports import SerialPortFactory
-
-    path = None if config.serial == "auto" else config.serial
-    factory = SerialPortFactory(path)
-    try:
-        resolved = factory.resolve()
-    except (BridgeError, OSError) as exc:
-        raise TableRuntimeError(
-            f"seat device not found: {exc} (plug it in, or set [serial] port / DOMINO_SERIAL_PORT)"
-        ) from None
-    if not os.path.exists(resolved):
-        raise TableRuntimeError(
-            f"seat device {resolved} does not exist (plug it in, or set [serial] port)"
-        )
-    if not os.access(resolved, os.R_OK | os.W_OK):
-        raise TableRuntimeError(
-            f"seat device {resolved}: no permission to read and write it (add the user to the "
-            "dialout group)"
-        )
-    return factory
-
-
 def run_table(
     config: RunConfig,
     *,
@@ -263,11 +227,11 @@ def run_table(
     """The live table: camera -> scene watcher -> session <- seat device; until interrupted.
     Everything it needs is checked first and every problem reported at once (see
     :mod:`controller.runtime.preflight`); ``check_only`` stops there, the broker included."""
+    from controller.clock import SystemClock
     from controller.journal import Journal
     from controller.runtime.adapters import device_input, scene_inputs, set_recogniser
-    from controller.runtime.core import SystemClock, TableRuntime
+    from controller.runtime.core import TableRuntime
     from controller.runtime.live_hooks import start_live
-    from controller.runtime.preflight import PreflightError, check_table, default_probe
     from controller.table import CorrectVision, NewMatch, VisionUnsure
     from firmware_bridge.bridge import Bridge
     from vision.errors import VisionError
@@ -298,7 +262,7 @@ def run_table(
         check.source,
     )
     clock = SystemClock()
-    start = clock.now()
+    start = clock.monotonic()
     live = start_live(
         broker=config.broker,
         http_port=None,
@@ -342,13 +306,14 @@ def run_table(
                 except queue.Empty:
                     continue
                 kind = "buttons" if type(event).__name__ == "ButtonGesture" else "device"
-                runtime.feed(device_input(event, clock.now() - start), kind)
+                runtime.feed(device_input(event, clock.monotonic() - start), kind)
 
         bridge.start()
         runtime.start()
         if runtime.state.match is None:
             runtime.feed(
-                NewMatch(clock.now() - start, config.preset, config.options, config.seats), "api"
+                NewMatch(clock.monotonic() - start, config.preset, config.options, config.seats),
+                "api",
             )
         pumper = threading.Thread(target=pump, name="seat-events", daemon=True)
         pumper.start()
@@ -358,12 +323,12 @@ def run_table(
                     with source:
                         for frame in source:
                             for inp in scene_inputs(watcher.feed(frame)):
-                                runtime.feed(replace(inp, t=clock.now() - start), "vision")
+                                runtime.feed(replace(inp, t=clock.monotonic() - start), "vision")
                     break  # a video file ended
                 except VisionError as exc:
                     # the camera dropped out: say so, keep the match, try again
                     reason = f"camera lost ({exc}): no tile is read until it is back"
-                    runtime.feed(VisionUnsure(clock.now() - start, reason), "camera")
+                    runtime.feed(VisionUnsure(clock.monotonic() - start, reason), "camera")
                     source = _reopen_camera(config, clock)
         finally:
             stop.set()
@@ -373,7 +338,7 @@ def run_table(
             # does not stay "up" after a clean stop
             while not bridge.events.empty():
                 event = bridge.events.get_nowait()
-                runtime.feed(device_input(event, clock.now() - start), "device")
+                runtime.feed(device_input(event, clock.monotonic() - start), "device")
             runtime.stop()
             live.stop()
     return 0

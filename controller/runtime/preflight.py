@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.runtime.core import TableRuntimeError
+from controller.runtime.devices import open_camera, serial_factory
 
 #: how long a check waits for the broker's answer
 BROKER_TIMEOUT_S = 5.0
@@ -222,7 +223,6 @@ def check_table(
     """Everything ``run`` needs, each checked even when another failed: the config (already
     parsed), the calibration, the recogniser, the camera (opened: ``source``), the seat device,
     the broker (answering, when ``probe`` is given; not fatal) and the journal."""
-    from controller.runtime.hardware import open_camera, serial_factory
     from vision.calibration import load_table
     from vision.errors import VisionError
 

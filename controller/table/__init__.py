@@ -30,10 +30,10 @@ from controller.table.inputs import (
     input_from_json,
     input_to_json,
 )
+from controller.table.queries import problems
 from controller.table.session import (
     initial_state,
     match_record,
-    problems,
     replay_inputs,
     result_json,
     step,

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_bridge.types import LedState
+from controller.table.lights import Light
 
 Pips = tuple[int, int]
 
@@ -22,16 +22,18 @@ class DomainEvent:
     data: Mapping[str, Any]
 
     def to_json(self) -> dict[str, Any]:
-        from controller.table.snapshot import event_json
-
         return event_json(self)
+
+
+def event_json(event: DomainEvent) -> dict[str, Any]:
+    return {"seq": event.seq, "t": round(event.t, 3), "kind": event.kind, **event.data}
 
 
 @dataclass(frozen=True, slots=True)
 class SetLeds:
-    """The desired state of every seat LED (set as a whole, idempotent)."""
+    """What every seat light should show (set as a whole, idempotent)."""
 
-    states: tuple[LedState, ...]
+    states: tuple[Light, ...]
 
 
 @dataclass(frozen=True, slots=True)

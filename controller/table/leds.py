@@ -13,24 +13,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from firmware_bridge.types import LedState, Pattern
+from controller.table.lights import DARK, Glow, Light
+from controller.table.queries import reveal_status
 
 if TYPE_CHECKING:
     from controller.table.state import TableState
 
-OFF = LedState()
-TURN = LedState(0, 200, 0, Pattern.SOLID)
-LEAD = LedState(160, 160, 160, Pattern.PULSE)
-UNKNOWN = LedState(40, 40, 40, Pattern.PULSE)
-PROBLEM = LedState(255, 0, 0, Pattern.BLINK)
-REVEAL = LedState(255, 140, 0, Pattern.PULSE)
-CHECK_FAILED = LedState(255, 140, 0, Pattern.BLINK)
-WINNER = LedState(0, 200, 0, Pattern.SOLID)
+OFF = DARK
+TURN = Light(0, 200, 0, Glow.SOLID)
+LEAD = Light(160, 160, 160, Glow.PULSE)
+UNKNOWN = Light(40, 40, 40, Glow.PULSE)
+PROBLEM = Light(255, 0, 0, Glow.BLINK)
+REVEAL = Light(255, 140, 0, Glow.PULSE)
+CHECK_FAILED = Light(255, 140, 0, Glow.BLINK)
+WINNER = Light(0, 200, 0, Glow.SOLID)
 
 
-def leds_of(state: TableState) -> tuple[LedState, ...]:
-    from controller.table.session import reveal_status
-
+def leds_of(state: TableState) -> tuple[Light, ...]:
     ms = state.match
     if ms is None:
         return ()

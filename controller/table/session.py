@@ -14,14 +14,15 @@ right; no move is invented or dropped. See docs/runtime.md for the gesture table
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from controller.errors import ControllerError, IllegalMoveError
 from controller.rules.hand import Hand
+from controller.rules.line import End
 from controller.rules.moves import Draw, HandEnd, Move, Pass, Play
 from controller.rules.options import build_rules
-from controller.rules.record import hand_to_json, move_to_json
+from controller.rules.record import MatchRecord, Replay, hand_to_json, move_to_json, record_to_json
 from controller.rules.tiles import Tile
 from controller.table import state as st
 from controller.table.effects import (
@@ -50,6 +51,9 @@ from controller.table.inputs import (
     VisionUnsure,
 )
 from controller.table.leds import leds_of
+from controller.table.queries import derived_alerts, reveal_status
+from controller.table.queries import seat_name as _name
+from controller.table.snapshot import snapshot
 from controller.table.state import (
     Alert,
     HandState,
@@ -59,7 +63,6 @@ from controller.table.state import (
 )
 
 MAX_NOTICES = 5
-NOT_CONNECTED = TableState().link_detail
 
 
 class _Out:
@@ -86,12 +89,12 @@ def initial_state(table: str = "table-1") -> TableState:
 def step(state: TableState, inp: TableInput) -> tuple[TableState, list[Effect]]:
     """Apply one input. Never raises for bad input: it becomes an alert."""
     out = _Out(inp.t)
-    before = {a.key: a for a in _derived(state)}
+    before = {a.key: a for a in derived_alerts(state)}
     new = _dispatch(state, inp, out)
     notices = () if out.moved else new.notices
     notices = (*notices, *out.notices)[-MAX_NOTICES:]
     new = replace(new, t=max(state.t, inp.t), inputs=state.inputs + 1, notices=notices)
-    after = {a.key: a for a in _derived(new)}
+    after = {a.key: a for a in derived_alerts(new)}
     for key, alert in after.items():
         if key not in before:
             out.event("alert", **_alert_event(alert))
@@ -111,8 +114,6 @@ def step(state: TableState, inp: TableInput) -> tuple[TableState, list[Effect]]:
         effects.insert(0, SetLeds(leds))
     effects.extend(out.vision)
     if seq != state.seq:
-        from controller.table.snapshot import snapshot
-
         effects.append(PublishState(snapshot(new)))
     return new, effects
 
@@ -123,62 +124,6 @@ def replay_inputs(inputs: Sequence[TableInput], state: TableState | None = None)
     for inp in inputs:
         current, _ = step(current, inp)
     return current
-
-
-# --- problems (blocking alerts are derived from the state, never stored apart) ----------------
-
-
-def problems(state: TableState) -> list[Alert]:
-    """Everything the table shows as wrong: what the state says is wrong (blocking or not) and
-    the recent notices."""
-    return [*_derived(state), *state.notices]
-
-
-def _derived(state: TableState) -> list[Alert]:
-    out: list[Alert] = []
-    ms = state.match
-    hs = ms.hand if ms is not None else None
-    if ms is not None and hs is not None:
-        for s in hs.strays:
-            out.append(Alert(s.kind, f"{s.tile}: {s.reason}", s.seat, True))
-        for t in hs.missing:
-            out.append(
-                Alert(
-                    st.REMOVED, f"{t} was taken from the line: put it back, or undo it", None, True
-                )
-            )
-        for t in hs.take_back:
-            out.append(Alert(st.TAKE_BACK, f"{t} was undone: take it off the line", None, True))
-        if hs.engine.over:
-            status = reveal_status(ms, hs)
-            if status.status == "failed":
-                out.append(Alert(st.REVEAL_CHECK, status.message, None, True))
-    if ms is not None and not state.link_up and state.link_detail != NOT_CONNECTED:
-        out.append(
-            Alert(
-                st.DEVICE,
-                f"seat device disconnected ({state.link_detail}): buttons and LEDs are out",
-            )
-        )
-    return out
-
-
-def alert_json(alert: Alert) -> dict[str, Any]:
-    return {
-        "kind": alert.kind,
-        "message": alert.message,
-        "seat": alert.seat,
-        "blocking": alert.blocking,
-    }
-
-
-def _name(ms: MatchState, seat: int | None) -> str:
-    """A seat as people read it: its name ("Seat 1" unless the match names it), never 0-based."""
-    if seat is None:
-        return "nobody"
-    if 0 <= seat < len(ms.seat_names):
-        return ms.seat_names[seat]
-    return f"Seat {seat + 1}"
 
 
 def _alert_event(alert: Alert) -> dict[str, Any]:
@@ -710,8 +655,6 @@ def _reoriented(engine: Hand, pips: Pips, end: str, actual: Tile) -> Pips:
     if end == "first":
         first = pips[0] if actual.has(pips[0]) else actual.low
         return (first, actual.other(first))
-    from controller.rules.line import End
-
     number = engine.line.open_ends.get(End(end))
     for joined in (number, pips[0], actual.low):
         if joined is not None and actual.has(joined):
@@ -720,60 +663,6 @@ def _reoriented(engine: Hand, pips: Pips, end: str, actual: Tile) -> Pips:
 
 
 # --- reveal and scoring ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class RevealStatus:
-    status: str  # "incomplete", "passed", "failed"
-    message: str
-    delta: int | None = None
-
-
-def reveal_status(ms: MatchState, hs: HandState) -> RevealStatus:
-    """RULES.md section 5: the tiles left, read face up, against what the hand says; where every
-    tile was dealt, played + revealed must be the whole set."""
-    rules = ms.rules
-    n = rules.seats
-    eng = hs.engine
-    shown = [list(r) if r is not None else [] for r in hs.reveals]
-    sizes = [len(s) for s in shown]
-    counts = eng.counts
-    if hs.leader_known:
-        candidates = [0]
-    else:
-        prov = st.provisional_leader(hs) or 0
-        candidates = [d for d in range(n) if (prov + d) % n in hs.leaders]
-    matching = [d for d in candidates if all(sizes[s] == counts[(s - d) % n] for s in range(n))]
-    if not matching:
-        need, have = sum(counts), sum(sizes)
-        if have < need:
-            return RevealStatus("incomplete", f"{need - have} more tile(s) to be shown")
-        if hs.leader_known:
-            wrong = next(s for s in range(n) if sizes[s] != counts[s])
-            return RevealStatus(
-                "failed",
-                f"{_name(ms, wrong)} shows {sizes[wrong]} tile(s) but should hold {counts[wrong]}",
-            )
-        return RevealStatus("failed", f"the tiles shown ({sizes}) fit no seat order")
-    if len(matching) > 1:
-        return RevealStatus(
-            "failed", "the tiles shown fit more than one leader: say who led this hand"
-        )
-    seen: set[Tile] = set()
-    for seat, tiles in enumerate(shown):
-        for tile in tiles:
-            if tile not in rules.tileset:
-                return RevealStatus("failed", f"{_name(ms, seat)} shows {tile}, not in this set")
-            if tile in eng.on_table:
-                return RevealStatus(
-                    "failed", f"{_name(ms, seat)} shows {tile}, which is on the line"
-                )
-            if tile in seen:
-                return RevealStatus("failed", f"{tile} is shown twice")
-            seen.add(tile)
-    if rules.all_dealt and seen | eng.on_table != set(rules.tileset.tiles):
-        return RevealStatus("failed", "played and shown tiles do not make the whole set")
-    return RevealStatus("passed", "every tile is accounted for", matching[0])
 
 
 def _revealed(ms: MatchState, hs: HandState, inp: Revealed, out: _Out) -> MatchState:
@@ -867,8 +756,6 @@ def match_record(state: TableState) -> dict[str, Any]:
     """The match as a game record (RULES.md section 6) that ``domino-table replay`` accepts.
     A hand in play is included as far as it went; a hand that is over but not scored yet is kept
     apart under ``pending_hand`` (replay could not score it without the tiles left)."""
-    from controller.rules.record import record_to_json
-
     ms = state.match
     if ms is None:
         raise ControllerError("no match to export")
@@ -893,8 +780,6 @@ def match_record(state: TableState) -> dict[str, Any]:
 def result_json(state: TableState) -> dict[str, Any]:
     """The match result in the shape of ``domino-table replay --json`` (from the hands the
     session scored, so a hand a person confirmed counts as it was scored)."""
-    from controller.rules.record import MatchRecord, Replay
-
     ms = state.match
     if ms is None:
         raise ControllerError("no match to report")
@@ -910,12 +795,9 @@ def result_json(state: TableState) -> dict[str, Any]:
 
 
 __all__ = [
-    "RevealStatus",
     "initial_state",
     "match_record",
-    "problems",
     "replay_inputs",
     "result_json",
-    "reveal_status",
     "step",
 ]

@@ -33,22 +33,16 @@ from typing import TYPE_CHECKING, Any
 from controller.rules.line import End
 from controller.rules.moves import Pass, Play
 from controller.rules.record import move_to_json
+from controller.table.queries import alert_json, problems, reveal_status
 
 if TYPE_CHECKING:
     from controller.rules.hand import Hand
-    from controller.table.effects import DomainEvent
     from controller.table.state import HandState, MatchState, TableState
 
 SCHEMA = "domino-table/state/1"
 
 
-def event_json(event: DomainEvent) -> dict[str, Any]:
-    return {"seq": event.seq, "t": round(event.t, 3), "kind": event.kind, **event.data}
-
-
 def snapshot(state: TableState) -> dict[str, Any]:
-    from controller.table.session import alert_json, problems
-
     ms = state.match
     return {
         "schema": SCHEMA,
@@ -138,8 +132,6 @@ def line_json(eng: Hand) -> list[dict[str, Any]]:
 
 
 def _hand(ms: MatchState, hs: HandState) -> dict[str, Any]:
-    from controller.table.session import reveal_status
-
     eng = hs.engine
     if eng.over:
         phase = "reveal"

@@ -9,12 +9,13 @@ from typing import Any
 
 from controller.errors import IllegalMoveError
 from controller.rules.hand import Hand
+from controller.rules.line import End
 from controller.rules.match import Match
 from controller.rules.moves import HandResult, Move, Play
 from controller.rules.options import Boneyard, Rules
 from controller.rules.tiles import Tile
 from controller.table.inputs import Pips, VisionEnd
-from firmware_bridge.types import LedState
+from controller.table.lights import Light
 
 #: Problem kinds that stop play until they are put right.
 ILLEGAL_TILE = "illegal_tile"
@@ -128,7 +129,7 @@ class TableState:
     link_detail: str = "not connected yet"
     #: recent non-blocking notices (wrong seat, unsure readings, rejected commands)
     notices: tuple[Alert, ...] = ()
-    leds: tuple[LedState, ...] = field(default_factory=tuple)
+    leds: tuple[Light, ...] = field(default_factory=tuple)
     inputs: int = 0
 
 
@@ -190,8 +191,6 @@ def must_draw(rules: Rules) -> bool:
 
 
 def play_of(seat: int, pips: Pips, end: VisionEnd) -> Play:
-    from controller.rules.line import End
-
     tile = Tile.of(*pips)
     if end == "first":
         return Play(seat, tile, None, pips[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from controller.live.clock import FakeClock
+from controller.clock import FakeClock
 from controller.live.commands import CommandGate, RefusalLimiter, canonical, signed_command
 from controller.live.models import encode
 from controller.live.settings import BrokerAddress, ScoreboardSettings, TableSettings

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from controller.live.clock import FakeClock
+from controller.clock import FakeClock
 from controller.live.examples import example_body
 from controller.live.fakes import FakeMqttClient
 from controller.live.feed import ScoreboardFeed

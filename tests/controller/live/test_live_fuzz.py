@@ -24,7 +24,7 @@ from controller.live.server import ServerThread
 
 @pytest.fixture(scope="module")
 def fuzz_target() -> Iterator[Board]:
-    from controller.live.clock import SystemClock
+    from controller.clock import SystemClock
     from controller.live.publisher import MqttPublisher
     from controller.live.settings import MqttSettings, TableSettings
 

@@ -8,8 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
+from controller.clock import FakeClock
 from controller.live.app import create_app
-from controller.live.clock import FakeClock
 from controller.live.examples import example_body
 from controller.live.fakes import FakeMqttClient
 from controller.live.models import encode

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from controller.live.clock import FakeClock
+from controller.clock import FakeClock
 from controller.live.commands import signed_command
 from controller.live.examples import example_body
 from controller.live.fakes import FakeMqttClient

@@ -6,7 +6,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.live.clock import FakeClock
+from controller.clock import FakeClock
 from controller.live.examples import example_body
 from controller.live.hub import HALL, Hub
 from controller.live.models import encode

@@ -9,7 +9,13 @@ import pytest
 
 from controller.journal import Journal, JournalError
 from controller.runtime import MemoryPublisher, TableRuntime
-from controller.runtime.adapters import device_input, scene_inputs, set_recogniser
+from controller.runtime.adapters import (
+    device_input,
+    led_state,
+    led_states,
+    scene_inputs,
+    set_recogniser,
+)
 from controller.table import (
     Button,
     CorrectTile,
@@ -22,7 +28,8 @@ from controller.table import (
     TileTaken,
     snapshot,
 )
-from firmware_bridge.types import ButtonGesture, Gesture, LedState, LinkDown
+from controller.table.lights import Glow, Light
+from firmware_bridge.types import ButtonGesture, Gesture, LedState, LinkDown, Pattern
 from vision.events import SceneSettled, TileAdded, TileRemoved, Unsure
 
 CORNERS = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
@@ -57,12 +64,30 @@ def test_runtime_publishes_journals_and_drives_the_leds(tmp_path: Path) -> None:
         assert last["hand"]["line"][0]["tile"] == "3-6"
         assert fixes == [CorrectVision((6, 4), (6, 3))]
         assert len(leds[-1]) == 4
+        assert all(isinstance(led, LedState) for led in leds[-1])
+        assert [str(led) for led in leds[-1]] == last["device"]["leds"]
         assert journal.delivered("vision") == 2 and journal.delivered("api") == 2
         assert len(journal.events()) == len(publisher.events)
     with Journal(tmp_path / "j.sqlite", table="t7") as journal:
         again = TableRuntime(table="t7", journal=journal)
         assert snapshot(again.state) == snapshot(runtime.state)  # Hand compares by identity
         assert again.restored_inputs == 4
+
+
+def test_the_tables_lights_become_the_devices_led_states() -> None:
+    assert led_state(Light(1, 2, 3, Glow.PULSE)) == LedState(1, 2, 3, Pattern.PULSE)
+    assert led_state(Light(255, 0, 0, Glow.BLINK)) == LedState(255, 0, 0, Pattern.BLINK)
+    assert led_state(Light(0, 200, 0, Glow.SOLID)) == LedState(0, 200, 0, Pattern.SOLID)
+    assert led_state(Light()) == LedState()
+    for glow in Glow:
+        light = Light(16, 32, 48, glow)
+        assert str(led_state(light)) == str(light)  # the snapshot and the device say the same
+    assert led_states([Light(), Light(9, 9, 9, Glow.SOLID)]) == (
+        LedState(),
+        LedState(9, 9, 9, Pattern.SOLID),
+    )
+    with pytest.raises(ValueError, match=r"light r=256 is outside 0\.\.255"):
+        Light(256, 0, 0, Glow.SOLID)
 
 
 def test_a_journal_keeps_tables_apart(tmp_path: Path) -> None:
