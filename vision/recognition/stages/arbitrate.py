@@ -29,6 +29,8 @@ class Read:
     halves: tuple[Half, Half]
     #: The smaller of the learned half reader's probabilities for the two halves' counts.
     agree: float = 1.0
+    #: A double with a tile's face beyond both ends (see :func:`inline_double`).
+    inline: bool = False
     #: Kept, but another reading of its place that does not hold it explains nearly as much.
     contested: bool = False
 
@@ -65,6 +67,7 @@ def keep(reads: list[Read], p: StagedParams) -> list[Read]:
     weight = [
         (1.0 + p.tile_conf_weight * r.confidence + p.tile_pip_weight * r.pips)
         * (p.doubt_weight + (1.0 - p.doubt_weight) * r.agree)
+        * (p.inline_double_weight if r.inline else 1.0)
         for r in reads
     ]
     out: list[Read] = []

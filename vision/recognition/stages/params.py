@@ -112,6 +112,9 @@ class StagedParams:
     #: ... times ``doubt_weight + (1 - doubt_weight) * agree``: a tile the learned half reader
     #: does not read so (print, letters, a half and a shadow) weighs less.
     doubt_weight: float = 0.3
+    #: ... and times this for a double with a tile's face beyond both ends (a seam in a line
+    #: reads as one).
+    inline_double_weight: float = 0.8
     #: Search steps the arbitration spends on one group of clashing tiles at most.
     arbitration_budget: int = 5000
     #: A kept tile is contested (reported unsure) when the best reading of its clash group

@@ -107,7 +107,7 @@ def _readable(
     ]
     reads = [r for r in reads if all(h.pips is not None for h in r.halves)]
     return [
-        replace(r, agree=a)
+        replace(r, agree=a, inline=arbitrate.inline_double(r, seen, p))
         for r, a in zip(reads, _agreement(reads, grey), strict=True)
         if a >= p.refute_p
     ]
@@ -156,7 +156,7 @@ def _doubted(
         read.contested
         or not _agrees(read, p)
         or arbitrate.doubted(read, loose)
-        or (p.doubt_inline_doubles and arbitrate.inline_double(read, seen, p))
+        or (p.doubt_inline_doubles and read.inline)
     )
 
 
