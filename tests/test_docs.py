@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DIARY_MARKERS = (
     re.compile(r"\bsession \d+\b", re.IGNORECASE),
     re.compile(r"\bcommit [0-9a-f]{7}", re.IGNORECASE),
-    re.compile(r"\(proposed\)", re.IGNORECASE),
+    re.compile(r"\(proposed\b", re.IGNORECASE),
+    re.compile(r"^#+ README section", re.IGNORECASE),  # a page's draft of a README section
     re.compile(r"hand-off", re.IGNORECASE),
 )
 
@@ -95,6 +96,8 @@ def test_relative_links_land(page: Path) -> None:
         "Re-measured with the recogniser of SESSION 2's end",
         "Measured on 2026-11-30 with the recogniser of commit 20dfc1c",
         "## README section (proposed)",
+        "## README section (proposed; README.md belongs to the integrator)",
+        "## README section (to merge into README.md)",
         "A hand-off note for the integrator",
     ],
 )
