@@ -1,11 +1,12 @@
 """Stage 3: dividing bars, as straight segments of ink.
 
 Two sources: ink blobs that are long and narrow (a bar standing free, however thick), and
-Hough segments (``cv2.HoughLinesP``) of the thin ink (a bar joined to a pip or to a tile's
-shaded side, which no blob shows). Pieces that are collinear within
-``bar_merge_d`` pips across and overlap or nearly meet along are one bar (a bar's two edges,
-or a bar broken by a pip beside it). Segments longer than ``bar_max_d`` pips are seams or a
-tile's sides and are not bars.
+Hough segments (``cv2.HoughLinesP``, run on each connected piece of thin ink on its own) of
+the thin ink (a bar joined to a pip or to a tile's shaded side, which no blob shows). Pieces
+that are collinear within ``bar_merge_d`` pips across and overlap or nearly meet along are one
+bar (a bar's two edges, or a bar broken by a pip beside it), kept where the face is alike on
+both sides. Segments longer than ``bar_max_d`` pips are seams or a tile's sides and are not
+bars; a run longer than ``bar_split_d`` is also split where gaps between tiles cross it.
 """
 
 from __future__ import annotations
