@@ -5,35 +5,15 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 from typing import Any
 
-import paho.mqtt.client as mqtt
 import pytest
 
 from controller.cli import main
 from controller.live.broker import MosquittoBroker
 from controller.rules.record import parse_record, replay
+from tests.controller.runtime.mqtt_helpers import retained
 from tests.controller.table.helpers import truth
-
-
-def _retained(url_port: int, topics: list[str]) -> dict[str, bytes]:
-    got: queue.Queue[tuple[str, bytes]] = queue.Queue()
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    client.on_message = lambda _c, _u, msg: got.put((msg.topic, msg.payload))
-    client.connect("127.0.0.1", url_port)
-    for topic in topics:
-        client.subscribe(topic, qos=1)
-    client.loop_start()
-    out: dict[str, bytes] = {}
-    try:
-        while len(out) < len(topics):
-            topic, payload = got.get(timeout=20)
-            out[topic] = payload
-    finally:
-        client.loop_stop()
-        client.disconnect()
-    return out
 
 
 def test_demo_publishes_the_final_state_to_mosquitto(capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,7 +45,7 @@ def test_demo_publishes_the_final_state_to_mosquitto(capsys: pytest.CaptureFixtu
         assert code == 0
         assert "scoreboard at http://" in err
         root = "domino/v1/demo-live"
-        msgs = _retained(broker.port, [f"{root}/state", f"{root}/availability"])
+        msgs = retained(broker.port, [f"{root}/state", f"{root}/availability"])
     state: Any = json.loads(msgs[f"{root}/state"])
     expected = replay(parse_record(truth()["record"])).to_json()["totals"]
     assert [side["score"] for side in state["match"]["sides"]] == expected

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import signal
 import subprocess
 import sys
@@ -14,7 +13,6 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
 import pytest
 
 from controller.cli import main
@@ -22,6 +20,7 @@ from controller.journal import Journal
 from controller.live.broker import MosquittoBroker
 from controller.rules.record import parse_record, replay
 from controller.table import input_to_json
+from tests.controller.runtime.mqtt_helpers import retained
 from tests.controller.table.helpers import truth
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -32,25 +31,6 @@ def _mosquitto() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail("mosquitto is missing under CI (scripts/test.sh installs it)")
         pytest.skip("mosquitto not installed")
-
-
-def _retained(port: int, topics: list[str]) -> dict[str, bytes]:
-    got: queue.Queue[tuple[str, bytes]] = queue.Queue()
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    client.on_message = lambda _c, _u, msg: got.put((msg.topic, msg.payload))
-    client.connect("127.0.0.1", port)
-    for topic in topics:
-        client.subscribe(topic, qos=1)
-    client.loop_start()
-    out: dict[str, bytes] = {}
-    try:
-        while len(out) < len(topics):
-            topic, payload = got.get(timeout=20)
-            out[topic] = payload
-    finally:
-        client.loop_stop()
-        client.disconnect()
-    return out
 
 
 def test_the_demo_plays_the_match_to_its_end(
@@ -161,7 +141,7 @@ def test_the_scoreboard_stays_up_with_the_result_until_ctrl_c_then_the_device_is
         assert proc.returncode == 0, rest
         assert "Traceback" not in rest
         root = f"domino/v1/demo-end-{stop.value}"
-        msgs = _retained(broker.port, [f"{root}/device", f"{root}/availability"])
+        msgs = retained(broker.port, [f"{root}/device", f"{root}/availability"])
     device = json.loads(msgs[f"{root}/device"])
     assert device["link"] == "down"
     assert msgs[f"{root}/availability"] == b"offline"
