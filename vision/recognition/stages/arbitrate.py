@@ -77,7 +77,7 @@ def keep(reads: list[Read], p: StagedParams) -> list[Read]:
         for i in chosen:
             # the best reading of the group without this tile (nor other outlines of it)
             rivals = group - {j for j in group if _same_tile(reads[i], reads[j])}
-            other = _best_set(rivals, near, weight, p.arbitration_budget)
+            other = _best_set(rivals, near, weight, p.contest_budget)
             contested = sum(weight[j] for j in other) >= total - p.contest_margin
             out.append(replace(reads[i], contested=contested) if contested else reads[i])
     return out

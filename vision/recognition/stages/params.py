@@ -116,7 +116,9 @@ class StagedParams:
     #: reads as one).
     inline_double_weight: float = 0.8
     #: Search steps the arbitration spends on one group of clashing tiles at most.
-    arbitration_budget: int = 5000
+    arbitration_budget: int = 1000
+    #: ... and to read a group again without one kept tile (the contest below).
+    contest_budget: int = 100
     #: A kept tile is contested (reported unsure) when the best reading of its clash group
     #: without it weighs at least this much less than the one kept (two tiles side by side
     #: read across their seam explain as much as read along their bars).
