@@ -44,12 +44,13 @@ class Case:
 
 
 @contextmanager
-def case(kind: str) -> Iterator[Case]:
-    """One hostile case of ``kind``: ``lost`` if the block raises or never says how it ended."""
+def case(kind: str, n: int = 1) -> Iterator[Case]:
+    """``n`` hostile cases of ``kind`` that end alike (a batch checked at once): ``lost`` if the
+    block raises or never says how they ended."""
     c = Case(kind)
     try:
         yield c
     except BaseException:
-        record_case(kind, "lost")
+        record_case(kind, "lost", n)
         raise
-    record_case(kind, c.outcome or "lost")
+    record_case(kind, c.outcome or "lost", n)
