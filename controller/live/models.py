@@ -10,6 +10,7 @@ last event it reflects, so a consumer that sees an event seq jump resyncs from t
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated, Any, Final, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
@@ -249,17 +250,36 @@ PAYLOADS: dict[str, type[_Model]] = {
 M = TypeVar("M", bound=_Model)
 
 
+class _NonFiniteError(ValueError):
+    pass
+
+
+def _no_constant(name: str) -> float:
+    raise _NonFiniteError(name)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NonFiniteError(text)
+    return value
+
+
 def decode(model: type[M], raw: bytes, *, max_bytes: int) -> M:
     """Parse one payload, or raise :class:`PayloadError` with a reason fit for a metric label.
 
-    Reasons: ``oversized``, ``malformed`` (not a JSON object), ``unknown_schema``, ``invalid``.
+    Reasons: ``oversized``, ``malformed`` (not a JSON object, or a number JSON cannot carry:
+    ``NaN``, ``Infinity``, ``1e999``; such a number could not be signed nor served again),
+    ``unknown_schema``, ``invalid``.
     """
     if len(raw) > max_bytes:
         raise PayloadError("oversized", f"{len(raw)} bytes > {max_bytes}")
     try:
-        obj = json.loads(raw)
+        obj = json.loads(raw, parse_constant=_no_constant, parse_float=_finite_float)
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise PayloadError("malformed", f"not JSON ({exc.__class__.__name__})") from None
+    except _NonFiniteError:
+        raise PayloadError("malformed", "not JSON (a non-finite number)") from None
     if not isinstance(obj, dict):
         raise PayloadError("malformed", "not a JSON object")
     expected = model.model_fields["schema_"].default

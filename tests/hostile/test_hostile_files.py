@@ -14,10 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.hostile.ledger import case, record_case
+
 ROOT = Path(__file__).resolve().parents[2]
 _SCRIPT = Path(sys.executable).parent / "domino-table"
 CLI = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "controller.cli"]
 HEADROOM_KB = 200 * 1024  # idle + 200 MB
+KIND = "files to the CLI (huge images, /dev/zero, sparse 1 GB, deep JSON, configs)"
 
 _MEASURE = """
 import resource, subprocess, sys
@@ -106,13 +109,15 @@ def test_big_images_are_refused_from_their_header_within_bounded_memory(
     files: dict[str, Path], command: tuple[str, ...], image: str, words: tuple[str, ...]
 ) -> None:
     _, _, idle = measured(*command, str(files["tiny"]))
-    code, err, peak = measured(*command, str(files.get(image, image)))
-    if command[1] == "identify":  # one line per image it could not read, exit 1 (documented)
-        assert code == 1 and err.count("\n") == 1 and "Traceback" not in err, err
-        assert all(w in err for w in words), err
-    else:
-        one_line_refusal(code, err, *words)
-    assert peak < idle + HEADROOM_KB, f"peak {peak} kB, idle {idle} kB"
+    with case(KIND) as c:
+        code, err, peak = measured(*command, str(files.get(image, image)))
+        if command[1] == "identify":  # one line per image it could not read, exit 1 (documented)
+            assert code == 1 and err.count("\n") == 1 and "Traceback" not in err, err
+            assert all(w in err for w in words), err
+        else:
+            one_line_refusal(code, err, *words)
+        assert peak < idle + HEADROOM_KB, f"peak {peak} kB, idle {idle} kB"
+        c.refused()
 
 
 @pytest.mark.parametrize(
@@ -128,16 +133,22 @@ def test_replay_reads_at_most_its_limit(
 ) -> None:
     _, _, idle = measured("replay", str(files["small"]))
     args = tuple(str(files["sparse"]) if a == "SPARSE" else a for a in args)
-    code, err, peak = measured(*args, stdin=stdin)
-    one_line_refusal(code, err, *words)
-    assert peak < idle + HEADROOM_KB, f"peak {peak} kB, idle {idle} kB"
+    with case(KIND) as c:
+        code, err, peak = measured(*args, stdin=stdin)
+        one_line_refusal(code, err, *words)
+        assert peak < idle + HEADROOM_KB, f"peak {peak} kB, idle {idle} kB"
+        c.refused()
 
 
 def test_deep_json_is_one_line_not_exit_70(files: dict[str, Path]) -> None:
-    code, err, _ = measured("replay", str(files["deep"]))
-    one_line_refusal(code, err, "nested too deeply")
-    code, err, _ = measured("replay", "-", stdin=str(files["deep"]))
-    one_line_refusal(code, err, "<stdin>", "nested too deeply")
+    with case(KIND) as c:
+        code, err, _ = measured("replay", str(files["deep"]))
+        one_line_refusal(code, err, "nested too deeply")
+        c.refused()
+    with case(KIND) as c:
+        code, err, _ = measured("replay", "-", stdin=str(files["deep"]))
+        one_line_refusal(code, err, "<stdin>", "nested too deeply")
+        c.refused()
 
 
 def test_a_table_file_from_dev_zero_is_refused(tmp_path: Path, files: dict[str, Path]) -> None:
@@ -154,6 +165,7 @@ def test_a_table_file_from_dev_zero_is_refused(tmp_path: Path, files: dict[str, 
     deep.write_text("[" * 100_000)
     with pytest.raises(CalibrationError):
         load_table(deep)
+    record_case(KIND, "refused", 3)
 
 
 def test_a_config_from_dev_zero_and_endless_button_lines_are_refused(tmp_path: Path) -> None:
@@ -176,6 +188,7 @@ def test_a_config_from_dev_zero_and_endless_button_lines_are_refused(tmp_path: P
     deep.write_text("[" * 2000 + "\n")
     with pytest.raises(FixtureError, match="nested too deeply"):
         load_buttons(deep)
+    record_case(KIND, "refused", 6)
 
 
 @pytest.mark.parametrize(("source", "words"), [("/dev/zero", "longer than"), ("deep", "nested")])
@@ -183,5 +196,7 @@ def test_render_record_reads_a_bounded_record(
     files: dict[str, Path], tmp_path: Path, source: str, words: str
 ) -> None:
     path = str(files.get(source, source))
-    code, err, _ = measured("fixture", "render-record", path, "--out", str(tmp_path / "out"))
-    one_line_refusal(code, err, words)
+    with case(KIND) as c:
+        code, err, _ = measured("fixture", "render-record", path, "--out", str(tmp_path / "out"))
+        one_line_refusal(code, err, words)
+        c.refused()

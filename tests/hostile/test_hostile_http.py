@@ -16,10 +16,12 @@ from controller.live.fakes import FakeMqttClient
 from controller.live.limits import json_problem
 from controller.live.server import ServerThread
 from controller.live.settings import MqttSettings, ScoreboardSettings
+from tests.hostile.ledger import case, record_case
 
 TOKEN = "hostile-test-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 CMD = "/api/tables/t1/cmd/new_match"
+KIND = "HTTP bodies and streams (oversized, NaN, deep, wrong types, too many streams)"
 
 
 def _fake(client_id: str, settings: MqttSettings) -> FakeMqttClient:
@@ -55,9 +57,11 @@ def test_a_huge_declared_body_is_refused_before_it_is_sent(server: ServerThread)
     conn.putheader("Content-Length", str(300 * 2**20))
     conn.endheaders()
     conn.send(b"{" * 1000)
-    response = conn.getresponse()
-    assert response.status == 413
-    assert b"larger than 4096 bytes" in response.read()
+    with case(KIND) as c:
+        response = conn.getresponse()
+        assert response.status == 413
+        assert b"larger than 4096 bytes" in response.read()
+        c.refused()
     conn.close()
 
 
@@ -71,14 +75,18 @@ def test_a_streamed_body_is_cut_at_the_limit(server: ServerThread) -> None:
             sent += 1024
             yield b" " * 1024
 
-    with httpx.Client(base_url=server.url, timeout=10.0) as client:
+    with (
+        case(KIND) as c,
+        httpx.Client(base_url=server.url, timeout=10.0) as client,
+    ):
         try:
             r = client.post(CMD, content=chunks(), headers={"Content-Type": "application/json"})
         except httpx.TransportError:
             pass  # the server may close while the client still writes; then check it read little
         else:
             assert r.status_code == 413
-    assert sent < 10_000 * 1024
+        assert sent < 10_000 * 1024
+        c.refused()
 
 
 @pytest.mark.parametrize(
@@ -103,9 +111,11 @@ def test_bad_write_bodies_get_a_4xx_never_a_5xx(
     web: httpx.Client, body: bytes, with_token: int, without_token: int, token: bool
 ) -> None:
     headers = {"Content-Type": "application/json", **(AUTH if token else {})}
-    r = web.post(CMD, content=body, headers=headers)
-    assert r.status_code == (with_token if token else without_token), r.text
-    assert r.json()["detail"]
+    with case(KIND) as c:
+        r = web.post(CMD, content=body, headers=headers)
+        assert r.status_code == (with_token if token else without_token), r.text
+        assert r.json()["detail"]
+        c.refused()
 
 
 def test_non_finite_numbers_are_refused_with_422_before_the_token(web: httpx.Client) -> None:
@@ -149,6 +159,16 @@ def test_live_streams_are_bounded_per_client_and_in_total(
         assert statuses == [200, 200, 200, 429]  # 3 per client address
         r = web.get("/api/stream")
         assert r.status_code == 429 and r.headers["retry-after"]
+        record_case(
+            KIND,
+            "accepted",
+            3,
+        )
+        record_case(
+            KIND,
+            "refused",
+            2,
+        )
         assert web.get("/healthz").status_code == 200  # other routes are not counted
     finally:
         for sock in opened:
@@ -168,6 +188,16 @@ def test_the_total_of_streams_is_bounded(monkeypatch: pytest.MonkeyPatch) -> Non
                 opened.append(sock)
                 statuses.append(status)
             assert statuses == [200, 200, 503]
+            record_case(
+                KIND,
+                "accepted",
+                2,
+            )
+            record_case(
+                KIND,
+                "refused",
+                1,
+            )
         finally:
             for sock in opened:
                 sock.close()

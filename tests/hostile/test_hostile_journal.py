@@ -16,6 +16,9 @@ from controller.runtime import TableRuntime
 from controller.runtime.preflight import journal_problems
 from controller.table import Revealed, TilesLaid, TileTaken
 from tests.controller.table.helpers import Table, play_fixture_hand, truth
+from tests.hostile.ledger import case
+
+KIND = "journals edited, cut, damaged or foreign"
 
 
 def _left() -> list[tuple[tuple[int, int], ...]]:
@@ -52,6 +55,13 @@ def _sql(path: Path, *statements: str) -> None:
 
 def _refused(path: Path, capsys: pytest.CaptureFixture[str], *words: str) -> str:
     """Opening refuses with one line naming the file; export-record exits 2 the same way."""
+    with case(KIND) as c:
+        message = _refused_once(path, capsys, *words)
+        c.refused()
+    return message
+
+
+def _refused_once(path: Path, capsys: pytest.CaptureFixture[str], *words: str) -> str:
     before = path.read_bytes()
     with pytest.raises(JournalError) as info:
         Journal(path)
@@ -80,10 +90,12 @@ def test_an_intact_journal_restores_and_exports_everything(
     match: tuple[Path, int], capsys: pytest.CaptureFixture[str]
 ) -> None:
     path, rows = match
-    assert main(["export-record", str(path), "--salvage"]) == 0
-    out = capsys.readouterr()
-    assert json.loads(out.out)["hands"][0]["moves"]
-    assert out.err == f"export-record: all {rows} rows good\n"
+    with case(KIND) as c:
+        assert main(["export-record", str(path), "--salvage"]) == 0
+        out = capsys.readouterr()
+        assert json.loads(out.out)["hands"][0]["moves"]
+        assert out.err == f"export-record: all {rows} rows good\n"
+        c.accepted()
 
 
 def test_deleted_vision_rows_stop_the_start_and_salvage_keeps_the_prefix(

@@ -61,6 +61,10 @@ def test_wire_name_is_schema_and_version_is_checked() -> None:
         (b'{"schema": "domino-table/state/1", "seq": -1}', "invalid"),
         (b'{"seq": 3}', "unknown_schema"),
         (b"x" * (MAX + 1), "oversized"),
+        # numbers JSON cannot carry: a command holding one could not be signed (issue 46)
+        (b'{"schema": "domino-table/state/1", "ts": NaN}', "malformed"),
+        (b'{"schema": "domino-table/state/1", "ts": -Infinity}', "malformed"),
+        (b'{"schema": "domino-table/state/1", "data": {"x": [1e999]}}', "malformed"),
     ],
 )
 def test_refusal_reasons(raw: bytes, reason: str) -> None:

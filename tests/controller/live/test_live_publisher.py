@@ -159,6 +159,17 @@ def test_a_tampered_argument_breaks_the_signature() -> None:
     assert calls == [] and refusals(client)[0]["reason"] == "bad_signature"
 
 
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "1e999"])
+def test_a_command_carrying_a_non_finite_number_is_refused_and_counted(number: str) -> None:
+    """It could not be signed (canonical JSON has no NaN): it once escaped the count."""
+    pub, client, calls = make()
+    client.connect()
+    raw = command(name="new_match", args={"target": 1.5}).replace(b"1.5", number.encode())
+    client.deliver("domino/v1/t1/cmd/new_match", raw)
+    assert calls == [] and refusals(client)[0]["reason"] == "malformed"
+    assert pub.command_counts() == {"accepted": 0, "malformed": 1}
+
+
 def test_no_key_configured_refuses_every_command() -> None:
     _, client, calls = make(key=None)
     client.connect()
