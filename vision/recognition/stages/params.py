@@ -86,7 +86,7 @@ class StagedParams:
     #: A half is blank when no position of the grid at ``blank_spacing`` (share of the half's
     #: side) has ink reaching ``blank_share`` of the ink threshold.
     blank_spacing: float = 0.27
-    blank_share: float = 0.45
+    blank_share: float = 0.55
     #: A pip position's ink must reach this share of the threshold ...
     pip_share: float = 0.6
     #: ... and a free position's ink stay under this share of the weakest pip's.
