@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from vision.cli_args import seed_arg
+from vision.jsonfile import read_json
 
 
 def register(
@@ -328,20 +329,7 @@ MAX_JSON_BYTES = 32 * 1024 * 1024
 
 def _json_file(path: Path, error: type[Exception]) -> Any:
     """A JSON file, read bounded (``/dev/zero`` included); every failure one ``error`` line."""
-    try:
-        with path.open("rb") as f:
-            raw = f.read(MAX_JSON_BYTES + 1)
-        if len(raw) > MAX_JSON_BYTES:
-            raise error(f"{path}: longer than {MAX_JSON_BYTES // 2**20} MB")
-        return json.loads(raw.decode("utf-8"))
-    except OSError as exc:
-        raise error(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise error(f"{path}: not UTF-8 text ({exc.reason})") from None
-    except json.JSONDecodeError as exc:
-        raise error(f"{path}: not JSON: {exc}") from None
-    except RecursionError:
-        raise error(f"{path}: JSON nested too deeply") from None
+    return read_json(path, MAX_JSON_BYTES, error)
 
 
 def _render_record(args: argparse.Namespace) -> int:
