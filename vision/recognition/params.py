@@ -187,8 +187,8 @@ class RecognitionParams:
     #: frame as it was (not deconvolved or sharpened), its centre is darker than the face by
     #: at least this fraction of what its corner pips are: the tile is not reported (halves
     #: read right in the first 200 scenes of six sweeps: at least 0.72; 3s and 5s read right
-    #: in seeds 1 and 16, scenes 0-149, the least over every check of them: 0.68; seed 436's
-    #: 0342, a noisy crosswise 6-6 read "6-7", its phantom centre: 0.52).
+    #: in seeds 1 and 16, scenes 0-149, the least over every check of them: 0.68; for instance, a
+    #: noisy crosswise 6-6 read "6-7", its phantom centre: 0.52).
     centre_pip_min_contrast: float = 0.6
     #: ... nor one with a 2 or a 4 whose centre is darker than the face by more than this
     #: fraction of what its corner pips are (8,566 halves read right, first 200 scenes of six
@@ -197,8 +197,8 @@ class RecognitionParams:
     #: ... nor one whose pips, in the frame as it was, are darker than its face by less than
     #: this fraction of what the scene's median half's pips are (relative to each face):
     #: deconvolution's ringing and JPEG blocks can make two pips of a blank half (halves
-    #: read right, first 120-200 scenes of four sweeps: at least 0.61; seed 19's phantom 2
-    #: of a 0-4: 0.20).
+    #: read right, first 120-200 scenes of four sweeps: at least 0.61; a phantom 2
+    #: in a 0-4's blank half: 0.20).
     pip_min_darkness_rel: float = 0.4
     #: ... where fewer than two halves have pips to measure the scene's by, its pips are
     #: taken to be this dark (relative to each face): halves read right have a median of
@@ -221,7 +221,7 @@ class RecognitionParams:
     #: a width either way of its centre) brighter than the face threshold: a half over the
     #: table is none, whatever dark spots it holds (halves read right on synthetic double-nine
     #: scenes, pips 4 px or blur 2: at least 0.6, a 9's pips on the grid; ddd-dev's photos:
-    #: 0.44; seed 97's 0429, a "9" on the dark rim a deconvolved frame draws round a line and
+    #: 0.44; for instance, a "9" on the dark rim a deconvolved frame draws round a line and
     #: the table beyond it: 0.16).
     half_face_min: float = 0.3
     #: RMS error (in half-widths) of the pips against the fitted standard layout at which

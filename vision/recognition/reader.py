@@ -164,7 +164,7 @@ def identify(
         tiles, width = _read_rest(p, sharp, threshold, again, blurred=True)
         # deconvolution darkens any thin line: a double blank needs a straight bar square
         # across its middle (the edge of a tile lying over another is none), seen in either
-        # frame (deconvolution also sharpens noise: seed 206's 0184, a lone 0-0 in dim light,
+        # frame (deconvolution also sharpens noise: for instance, a lone 0-0 in dim light,
         # its bar 8.6 times the face's unevenness as it was and 5.45 deconvolved)
         tiles = [
             t for t in tiles if _pips(t) > 0 or _bar_seen(p, sharp, t) or _bar_seen(p, crop, t)
@@ -195,16 +195,15 @@ def identify(
             spare = other
             # a double blank with its bar seen in both frames need only be no tile kept
             # (``overlap_max_rel``): a neighbour read deconvolved a few degrees off its line
-            # can overlap it by more than a tile read twice would (seed 75's 0257). One read
+            # can overlap it by more than a tile read twice would. One read
             # deconvolved passed the bar test above already: the frame as it was must show
-            # its bar (deconvolution sharpens noise too; seed 206's 0184, above)
+            # its bar (deconvolution sharpens noise too; for instance, above)
             seen_in = (crop,) if other is deblurred else (crop, sharp)
             free = [t for t in other if not _overlaps(p, t, tiles)]
             blanks = _blanks_seen(p, free, *seen_in)
             if tiles is plain:
                 # first, a tile read across two that the deconvolved frame reads, leaving
-                # fewer pips unexplained there, gives way to them (seed 109's 0538: a "0-1"
-                # over a crosswise 1-1's middle and the 1 of the 6-1 beside it, its 6 left).
+                # fewer pips unexplained there, gives way to them.
                 # Read by outlines alone, the frame as it was has no width of its own.
                 scale = width or float(np.median([_tile_width(t) for t in tiles] or [0.0]))
                 tiles = _swapped(p, tiles, deblurred, spots, scale, across_two=True)
@@ -213,8 +212,8 @@ def identify(
                 tiles += [t for t in clear if _pips(t) > 0] + blanks
             else:
                 # place by place, a tile read across two that the frame as it was reads as
-                # the two, leaving fewer pips unexplained, gives way to them (seed 169's
-                # 0131: a "3-2" over a 6-3's 3 and the middle of the crosswise 3-3 beside it)
+                # the two, leaving fewer pips unexplained, gives way to them (for instance: a "3-2"
+                # over a 6-3's 3 and the middle of the crosswise 3-3 beside it)
                 tiles = _swapped(p, tiles, plain, spots, width, across_two=True)
                 tiles = _surer(p, tiles, plain, width, seen=crop)
                 tiles += _joining(p, sharp, threshold, tiles, plain) + blanks
@@ -230,8 +229,8 @@ def identify(
             spare = plain
         elif room := _room_left(p, crop, threshold, tiles, width):
             # every pip explained, but a double's room (or a square of face) left empty:
-            # deconvolution dots a double blank's halves with ghosts on its pip grid (seed 7's
-            # 0463: a crosswise 0-0 between a 2-0 and a 0-1, two ghosts in a half), and the
+            # deconvolution dots a double blank's halves with ghosts on its pip grid (for instance:
+            # a crosswise 0-0 between a 2-0 and a 0-1, two ghosts in a half), and the
             # count is blind to it. The frame as it was reads it; a double blank from there,
             # clear of every tile kept but less sure double blanks, with its bar seen in
             # both crops (as above; see _surer_blanks)
@@ -242,7 +241,7 @@ def identify(
         if room if room is not None else _room_left(p, crop, threshold, tiles, width):
             # a double's room still empty: the frame as it was can read its double blank a
             # few pixels off, over a neighbour (a thick tile's visible side widens its face:
-            # seed 68's 0054); the deconvolved frame read at the scene's other widths places
+            # for instance); the deconvolved frame read at the scene's other widths places
             # it where it lies (kept with its bar seen in both crops)
             more = _blanks_at_other_widths(
                 p, sharp, threshold, tiles=tiles, width=width, spots=again[2]
@@ -253,7 +252,7 @@ def identify(
         if tiles != settled:
             # a tile added or swapped since can be what makes the square beyond one read
             # across a seam a lone one (the next tile of its line, or the double at a turn;
-            # seed 25's 0272: three 5s met at a turn, and two 5-5s read across its seams,
+            # for instance: three 5s met at a turn, and two 5-5s read across its seams,
             # one swapped since); where one is read again, the outline may place the tile
             # its other half belongs to
             tiles = _unstraddled_placed(
@@ -262,8 +261,8 @@ def identify(
     all_spots = first[2] if sharp is None else np.vstack([first[2], again[2]])
     tiles = _small_tiles_dropped(p, tiles, width, all_spots)
     for _ in range(2):
-        # once more where tiles were added: one can close the end of another (seed 24's
-        # 0599: a 6-2 between two crosswise doubles, the 6-6 unread until this stage)
+        # once more where tiles were added: one can close the end of another (for instance: a 6-2
+        # between two crosswise doubles, the 6-6 unread until this stage)
         before = len(tiles)
         tiles = _lattice_tiles(
             p, crop, threshold, tiles=tiles, width=width, spots=all_spots, also=sharp
@@ -272,12 +271,12 @@ def identify(
             break
     # a thick tile near a tilted camera looks wider than the tiles read beside it, and blur
     # or a thick tile's side can pull a pip off its place: pips still unexplained are looked
-    # at once more on a looser lattice (see _lattice_tiles). Seed 88's 0006: a crosswise 5-5
+    # at once more on a looser lattice (see _lattice_tiles). For instance: a crosswise 5-5
     # ending a line, its halves' pips 23.5 px apart, the scene's width 20.8 and the 5-2
     # beside it read at 20.0, its outer pips 2 px (a tenth of a width) off both lattices;
-    # seed 92's 0531: a 4-3 down a turn, a pip of its 3 0.12 of a width off its place. Looked
+    # for instance: a 4-3 down a turn, a pip of its 3 0.12 of a width off its place. Looked
     # at with the others, a looser place taking in more spots across a seam hides the right
-    # ones (seed 76's 0387: a short line without seams, read on its spots' own grid)
+    # ones
     tiles = _lattice_tiles(
         p, crop, threshold, tiles=tiles, width=width, spots=all_spots, loose=True, also=sharp
     )
@@ -319,8 +318,8 @@ def identify(
     ]
     if ended != seen:
         # a double blank read small leaves its own face beyond it: the other reading's
-        # double blank there, or it grown to the scene's width, is looked at (seed 528's
-        # 0279, read small deconvolved; 492's 0528, read small in focus)
+        # double blank there, or it grown to the scene's width, is looked at (for instance, read
+        # small deconvolved; another, read small in focus)
         tiles, ended = _blanks_read_again(
             p, crop, threshold, tiles, seen=seen, bounded=ended, spare=spare, width=width
         )
@@ -358,14 +357,13 @@ def _small_tiles_dropped(
     scene's ``width`` that overlap a tile read at about its width by more than
     ``overlap_max_rel`` of their area (see :func:`_overlaps`): read from a seam or a half's
     pips, not a tile, each held the room of the tile the pip lattice (see
-    :func:`_lattice_tiles`) places once it is gone. Seed 142's 0563 (blur 1.5): the seam
+    :func:`_lattice_tiles`) places once it is gone. For instance (blur 1.5): the seam
     between two blank halves end to end at a turn, a perfect bar, read as a "0-0" of 17.2
     px in a scene of 21.1, a third of it over the 6-0's blank, in the 0-3's room. Seed
-    143's 0270 (blur 0.6, heavy noise): a "1-0" of 14 px at 0.35, nearly half of it over a
+    another (blur 0.6, heavy noise): a "1-0" of 14 px at 0.35, nearly half of it over a
     crosswise 2-2's pips and the 2-4 beside it. A tile that only reaches a few pixels into a
-    neighbour read at the scene's width is one (seed 174's 0572: a crosswise 0-0 read 19 px
-    wide in a scene of 22.8, a pixel or two too far along its line, 0.15 of it over the 0-1
-    beside it). Nor a double blank so narrow holding any of ``spots`` off its bar that no
+    neighbour read at the scene's width is one. Nor a double blank so narrow holding any of
+    ``spots`` off its bar that no
     other tile holds (the pips of the tile whose place it took)."""
     if width <= 0:
         return tiles
@@ -379,10 +377,8 @@ def _small_tiles_dropped(
             continue
         if s and _pips(t) == 0:
             # a double blank explains no pip: spots it holds that no other tile does are a
-            # neighbour's, on its rim (seed 217's 0550: a "0-0" of 17.5 px in a scene of
-            # 21, over a 0-2, the 2's pips at its ends); but a spot on its bar is a bead of
-            # the bar, which deconvolution breaks up (seed 295's 0397: a 0-0 at a turn,
-            # read 19.5 px wide in a scene of 22, a bead where its bar meets the seam below)
+            # neighbour's, on its rim; but a spot on its bar is a bead of
+            # the bar, which deconvolution breaks up
             held = _unexplained(spots, [k for k in tiles if k is not t])
             if (_inside(held, t) & ~_inside(held, t, along=ON_BAR)).any():
                 continue
@@ -404,9 +400,7 @@ def _relatticed(
     (see :func:`_lattice_tiles`, strict then loose) places on the pips they leave
     unexplained, where those pass the checks too. A tile read across two (half of each)
     held the room of a tile the lattice would have placed, and was refused only after: what
-    replaced it leaves that room free (seed 130's 0213: a crosswise 6-6 at blur 1.5, its
-    right pip column and the 6 of the 6-4 beside it read "4-5" at the lattice stage, the
-    6-6 left out; the "4-5" refused for its centres and replaced by the 6-4)."""
+    replaced it leaves that room free."""
     kept = [t for t, ok in zip(tiles, seen, strict=True) if ok]
     if width <= 0 or len(kept) == len(tiles):
         return kept
@@ -457,9 +451,7 @@ def _surer_blanks(
     p: RecognitionParams, tiles: list[TileReading], blanks: list[TileReading]
 ) -> list[TileReading]:
     """``tiles`` with each double blank of ``blanks`` added where it clashes with no tile
-    but double blanks less sure than it, which it replaces (seed 423's 0247: a crosswise
-    0-0 between two blank halves, read deconvolved 11 px off at 0.45 and later dropped as
-    too small; the frame as it was read it where it lies at 1.0, its bar seen in both)."""
+    but double blanks less sure than it, which it replaces."""
     out = list(tiles)
     for t in blanks:
         rest = [
@@ -474,8 +466,8 @@ def _surer_blanks(
 
 def _across_two(tiles: list[TileReading]) -> list[bool]:
     """Per tile: does each of its halves' centres lie well inside another tile, two different
-    ones? No tile lies so: it is one read across the seam of two tiles read too (seed 36's
-    0532: a 0-0 read at 0.7 of the scene's width across the blank halves of a 5-0 and a 0-4
+    ones? No tile lies so: it is one read across the seam of two tiles read too (for instance: a 0-0
+    read at 0.7 of the scene's width across the blank halves of a 5-0 and a 0-4
     that touch, each read right)."""
     if len(tiles) < 3:
         return [False] * len(tiles)
@@ -527,10 +519,7 @@ def _regrown(
     of ``frames`` that reads it: the reading there replaces it where it explains as many of
     ``spots`` as lie beside it (the tile explains none) and clashes with no other tile. A
     blank half has no pip to check it by, and a tile read small inside a bigger one can
-    leave that one's pips just outside it (seed 101's 0541: a 2-0 near a tilted camera,
-    10 mm thick, 23.5 px wide in a scene of 21.75, read "0-0" at 17.5 px in the deconvolved
-    frame, its 2's pips just beyond its end and side; read again at the scene's width,
-    centred on its pips, it reads 2-0)."""
+    leave that one's pips just outside it."""
     out = list(tiles)
     regions = _regions_of(p, frames, threshold)
     for t in tiles:
@@ -577,8 +566,7 @@ def _blanks_repaired(
     re-paired, where its halves are the ends of two other tiles that explain those pips. Two
     tiles meeting corner to corner at a turn, blank end beside blank end, read as one double
     blank across their seam leave both their other halves unread; a blank half has no pip to
-    tell it by, and a seam a blur wide looks like a bar (seed 372's 0202, blur 1.5: a 4-0
-    up to the 0 of a 0-1 lying across, read "0-0", the 4 and the 1 left). Each half of such
+    tell it by, and a seam a blur wide looks like a bar. Each half of such
     a tile is read again as one end of a tile lying on from it (beyond it, or either side:
     not back over the other half), in the first of ``frames`` that reads it; the two
     readings, each with a half where the tile's half is and its pips, clashing with no other
@@ -705,11 +693,8 @@ def _read_on_own_faces(
     :func:`_own_faces`), read again there, in the first of ``frames`` that reads it: the
     reading replaces it where it counts other pips, more surely, clashing with no other
     tile. A revealed tile near a tilted camera, placed by its outline at the scene's width,
-    reads the pips of part of its halves (seed 191's 0489: a 5-0 24.2 px wide in a scene of
-    19, read "2-0" at 0.49, its 5's five pips inside the place; seed 235's 0055: a 3-0 24
-    px wide in a scene of 20, blur 1.5, read "2-0" at 0.66, its 3's pips specks in the frame
-    as it was, all three spots deconvolved; seed 248's 0448: a 3-3 read "3-2" and refused,
-    two pips run into its bar). The count costs one pass over the spots; a face is looked at
+    reads the pips of part of its halves. The count costs one pass over the spots; a face is looked
+    at
     only for the few tiles flagged."""
     if not tiles:
         return tiles
@@ -752,7 +737,7 @@ def _own_faces(
     a tile length round ``t``'s centre), its centre within a quarter of a width of ``t``'s
     and its width more than ``look_width_agree_rel`` off ``t``'s; the levels with none left
     out. A revealed tile lit less than the line breaks up under the scene's threshold (seed
-    248's 0448: a lone 3-3, 25.7 px wide in a scene of 22, dim and blurred, read "3-2" at the
+    another: a lone 3-3, 25.7 px wide in a scene of 22, dim and blurred, read "3-2" at the
     scene's width and refused; its face stands whole at Otsu's level)."""
     w = _tile_width(t)
     reach = int(p.tile_aspect * w) + 2
@@ -804,9 +789,7 @@ def _read_side_by_side(
     scene's width (the half without spots beside it on the other side, then on the same
     one; one with spots on both sides centred on it too), in the first of ``frames`` that
     reads both: they replace it where they clash with no other tile, and explain more of
-    ``spots`` (seed 147's 0044: blur 1.5, a "0-6" across a 4-0 and the 1-6 under it, the
-    4 and the 1 beside it; 0029, in focus: a "0-0" across a 0-5's blank and a crosswise 0-0,
-    the 5 beside it)."""
+    ``spots``."""
     left = _unexplained(spots, tiles)
     if width <= 0 or left.shape[0] == 0:
         return tiles
@@ -826,9 +809,7 @@ def _read_side_by_side(
         got = None
         # a tile read across a seam lies along it, and a seam a pixel wide can run square to
         # the pixel grid while the tiles either side lie a few degrees off it: they are
-        # looked for square to the strongest edges around too (seed 289's 0174, in focus,
-        # noisy: a 2-4 and a 2-2 side by side at 5 degrees, read as a "2-2" square across
-        # the seam between them; square to that, neither reads)
+        # looked for square to the strongest edges around too
         turned = _aligned(frames[-1], t, width)
         for seen in [t] if turned is t else [t, turned]:
             got = _beside_read(
@@ -874,7 +855,7 @@ def _beside_read(
     # per half: the side (along v) its unexplained spots lie on, 0 for none
     sides = []
     # per half: unexplained spots on both sides near it, the middle of a tile through it
-    # staggered by a quarter (seed 289's 0174: the 2-2's pips either side of the "2-2")
+    # staggered by a quarter
     middles = []
     for h in halves:
         d = left[:, :2] - h
@@ -936,12 +917,12 @@ def _crosswise_through(
     axis at that half, their pips on both sides (which :func:`_read_side_by_side`, looking for
     unexplained pips on one side, does not take), and its middle's bar-less face reads as a
     blank half. So a tile with spots left near it (beside it, or in the half beyond either
-    end: seed 408's 0314, the 6 of the 6-1 after a 1-1, its pips left) and spots beside one
+    end: for instance, the 6 of the 6-1 after a 1-1, its pips left) and spots beside one
     half on both sides (one may lie on its rim, which takes it in) is read again as the tile
     square to it through that half and the tile along it through its other half and the
     square beyond, at the scene's width, in the first of ``frames`` that reads both: they
     replace it where they clash with no other tile and explain more of ``spots`` (seed
-    238's 0280: a "0-1" across a crosswise 1-1's middle and the 1 of the 6-1 after it, the
+    another: a "0-1" across a crosswise 1-1's middle and the 1 of the 6-1 after it, the
     1-1's pips either side of it, one on its rim, and the 6 left)."""
     left = _unexplained(spots, tiles)
     if width <= 0 or left.shape[0] < 2:
@@ -1041,11 +1022,9 @@ def _lone_faces(
     ``LONE_FACE_WIDTH_REL``), in the first of ``frames`` (deconvolved, then as it was) that
     reads it. The seats' revealed tiles lie apart, nearer or farther from a tilted camera
     than the line, and the outline stage, tiling every face at the scene's width, can place
-    two tiles side by side the wrong way round (seed 45's 0260: a 4-3 above a 5-2, a gap
-    between them, both placed square to themselves and read as nothing). Faces are looked
+    two tiles side by side the wrong way round. Faces are looked
     for at ``threshold``, then at the level of their own neighbourhood where lower: a tile
-    lit less than the line can break up under the scene's threshold (seed 43's 0079: a
-    revealed 5-5, faces about 100, threshold 80, the face between its pips under it)."""
+    lit less than the line can break up under the scene's threshold."""
     crop = frames[-1]
     hh, ww = crop.shape
     occupied = np.zeros((hh, ww), dtype=np.uint8)
@@ -1131,12 +1110,9 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
     slid a little can lose a pip (a 3 read as a 2). Blur takes as much contrast from a
     real centre pip as from the corner pips. Likewise an 8 or a 9 has each middle of a
     side dark (the lighter pair at least ``centre_pip_min_contrast`` of its corners): a 6
-    or a 7 leaves one pair of them face, which blur darkens to half at most (seed 89's 0370:
-    a crosswise 6-6 read "8-6" at 0.62 in the deconvolved frame looked at sharpened, the
-    pair of middles its 6 lacks 0.41 in the frame as it was). A 6 or a 7 has one pair of
-    them dark (the darker pair): a 5 has neither (seed 416's 0241: a 0-5 read "6-0" at 0.28
-    in the deconvolved frame, its darker pair 0.22 of its corners in the frame as it was,
-    where the same 1,360 sixes had at least 0.85). Nor is a half right whose
+    or a 7 leaves one pair of them face, which blur darkens to half at most. A 6 or a 7 has one pair
+    of
+    them dark (the darker pair): a 5 has neither. Nor is a half right whose
     pips are darker than its face by less than ``pip_min_darkness_rel`` of what the scene's
     median half's are (``pip_typical_darkness`` with fewer than two halves with pips):
     deconvolved, a blank half's JPEG blocks can ring into pips, and the edges of a pile of
@@ -1159,7 +1135,7 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
         wrong |= ((pips > 0) & (level < p.pip_min_darkness_rel * median)).any(axis=1)
         # a blank half with a pip at its centre, as dark as the scene's pips are but
         # for ``centre_pip_min_contrast``: a 1's (or a 3's, a 5's) that went uncounted
-        # (seed 124's 0433: blur 1.5, a 1-0 carved in the frame as it was read "0-0")
+        #
         dark_centre = level > p.centre_pip_min_contrast * median
         wrong |= ((pips == 0) & dark_centre).any(axis=1)
     return [not bool(w) for w in wrong]
@@ -1174,7 +1150,7 @@ def _second_readings(
 ) -> tuple[list[TileReading], list[bool]]:
     """``(tiles, seen)`` with each tile the checks refused (see :func:`_centres_seen`)
     replaced by what the other reading of the frame (``spare``: as it was, or deconvolved)
-    read there, where that passes the checks and clashes with no tile kept (seed 19's 0-4
+    read there, where that passes the checks and clashes with no tile kept (a 0-4
     read 2-4 deconvolved, its blank half's JPEG blocks ringing as a 2, is a 0-4 as it was)."""
     kept = [t for t, ok in zip(tiles, seen, strict=True) if ok]
     refused = [t for t, ok in zip(tiles, seen, strict=True) if not ok]
@@ -1210,9 +1186,9 @@ def _blanks_read_again(
     narrower than ``blank_widen_below_rel`` of the scene's ``width``, grown about its centre
     to that width; kept where its face ends at its outline, it passes the checks and
     clashes with no tile kept. A double blank read small leaves its own face beyond it:
-    seed 528's 0279 (held out; a revealed 0-0 below a 4-4, blur 1.5) was read deconvolved
+    for instance (held out; a revealed 0-0 below a 4-4, blur 1.5) was read deconvolved
     and enlarged 14.5 px wide, 11 px off its middle, where the scene's tiles are 21.5 px
-    wide, and the frame as it was reads it in place 22.3 px wide; seed 492's 0528 (held
+    wide, and the frame as it was reads it in place 22.3 px wide; for instance (held
     out; a revealed 0-0, thick tiles in dim light, in focus) was read in place but 14 px
     wide of 22.6. The twelve piles of ``scripts/pile_eval.py`` still read no tile."""
     kept = [t for t, ok in zip(tiles, bounded, strict=True) if ok]
@@ -1239,7 +1215,7 @@ def _peak_readings(
     """``(tiles, seen)`` with each tile the checks refused, and nothing kept in its place,
     read again as dark peaks in ``crop`` (see :func:`_peak_tile`), kept from
     ``upscale_min_confidence`` where that passes the checks: the pips of a 6 packed tight
-    at a seam can run together into regions counted as a 7 (seed 34's 0399), whose centre
+    at a seam can run together into regions counted as a 7, whose centre
     is face; as dark peaks it reads 6."""
     kept = [t for t, ok in zip(tiles, seen, strict=True) if ok]
     found: list[TileReading] = []
@@ -1287,8 +1263,7 @@ def _nudged_readings(
     that passes the checks, from ``upscale_min_confidence``, is kept. A tile placed by its
     outline in a dim, noisy frame can lie two pixels off along its axis: a row of its pip
     grid then falls on the bar, reads as ghosts, and the reading a pixel off counts a 3's
-    pips as a 2 (seed 83's 0453: a lone 3-2 read 2-2, its 3's middle pip at the half's
-    centre, and refused)."""
+    pips as a 2."""
     kept = [t for t, ok in zip(tiles, seen, strict=True) if ok]
     found: list[TileReading] = []
     labels: I32 | None = None
@@ -1415,8 +1390,7 @@ def _read_rest(
     losers = [r for r in [*others, read] if r is not best]
     for other in losers:
         # place by place too: where another width reads other pips in a tile's place, more
-        # surely (seed 79's 0183: a 4-3 read 4-2 at 0.51 at the scene's width, its 3's
-        # third pip joined to the bar and no spot, 4-3 at 0.70 and 0.74 at both others)
+        # surely
         best = _surer(p, best, other, best_width)
         rest = _unexplained(spots, best)
         for t in other:
@@ -1428,8 +1402,8 @@ def _read_rest(
         if rest.shape[0] == 0:
             break
     # a double blank explains no pip, so the count is blind to it: one another width reads
-    # (its bar seen, see _read_places), clear of every tile kept, is kept too (seed 167's
-    # 0426: a 0-0 at a turn, 22 px wide in a scene whose bars gave 26, its neighbours read
+    # (its bar seen, see _read_places), clear of every tile kept, is kept too (for instance: a 0-0
+    # at a turn, 22 px wide in a scene whose bars gave 26, its neighbours read
     # at 26 leaving no square of face free for the later looks)
     for other in losers:
         for t in other:
@@ -1459,8 +1433,7 @@ def _blanks_at_other_widths(
     (the tiles read, the pips' spacing), clear of ``tiles``, with their bar seen. A double
     blank explains no pip, so :func:`_read_rest` never looks for one at another width; one
     of the seats' revealed tiles, far from a tilted camera, can be a fifth narrower than the
-    scene's width, which the bars set (seed 36's 0449: a 0-0 28.8 px wide in a scene read
-    at 38 px, the visible sides of thick tiles widening the bars)."""
+    scene's width, which the bars set."""
     found: list[TileReading] = []
     for other in _other_widths(p, tiles, spots):
         if other <= 0 or abs(other / width - 1) <= p.width_retry_rel:
@@ -1576,14 +1549,11 @@ def _read_again(
             if width <= 0 or len(found) >= len(native) or _near(guess, width, p):
                 width, guessed = guess, len(found)
             # else the many tiles read first agree with their bars' width, and a few read
-            # enlarged, their bars shortened by blur, do not set another (seed 123's 0424:
-            # 1080p, blur 1.5, 17 tiles read at 34.5 px deconvolved, 27.5 px enlarged; a
-            # 3-0 then read "0-2" at that width)
+            # enlarged, their bars shortened by blur, do not set another
         elif len(found) >= max(3, 2 * len(tiles)) and not _near(guess, width, p):
             # the first width came from a few tiles measured badly (blur): the many tiles
             # read where spots were unexplained agree on another one. A tile read at the old
-            # width goes, as below (seed 20's 0356: a 0-0 at 13.5 px in a 23 px scene, which
-            # set the old width, kept the room of the real 0-0 until the end)
+            # width goes, as below
             width = guess
             tiles = [t for t in tiles if _near(_tile_width(t), width, p)]
         elif guessed and len(found) > max(2, guessed) and not _agree(guess, width, p):
@@ -1611,8 +1581,7 @@ def _read_again(
 
 def _spotted_blank(t: TileReading, spots: F64) -> bool:
     """Is ``t`` a double blank with two or more of ``spots`` well inside its face? A double
-    blank has none: it is a tile whose pips a look missed (seed 431's 0218: a crosswise 6-6
-    at blur 1.5 in dim light, JPEG 55, read "0-0" at 1.0 enlarged, over its twelve spots)."""
+    blank has none: it is a tile whose pips a look missed."""
     return _pips(t) == 0 and int(np.count_nonzero(_inside(spots, t, across=0.4, along=0.4))) >= 2
 
 
@@ -1707,10 +1676,8 @@ def _read_outlines(
     if best:
         # the width reading most tiles need not read every tile: what the other widths
         # place clear of every tile kept is kept too (surest first), where it explains pips
-        # still unexplained (seed 195's 0164: a blurred 1-4 at the end of a line, read at
-        # two of the faces' guesses, not at the one reading most tiles) or, a double blank
-        # explaining none, with its bar seen (seed 75's 0257: a crosswise 0-0 between two
-        # blank halves at a turn)
+        # still unexplained or, a double blank
+        # explaining none, with its bar seen
         others = [t for read in reads if read is not best for t in read]
         rest = _unexplained(left, out)
         for t in sorted(others, key=lambda t: -t.confidence):
@@ -1880,8 +1847,7 @@ def _lone_ends(
     # taken by one row of samples at most: a neighbour read a pixel or two long
     free = (faced[..., 0] >= 0.9) & (taken[..., 0] <= 0.2)
     lone = free & ((taken[..., 1] >= 0.5) | (faced[..., 1] <= 0.3))
-    # beside it, the table or tiles read (seed 23's 0382: a 2-2 read across the 2s of a
-    # 2-4 and a 1-2 at a turn; beside the 1 lies the next row's crosswise double)
+    # beside it, the table or tiles read
     open_beside = (on_face & ~in_other).mean(axis=-1)
     lone &= np.maximum(open_beside[..., 2], open_beside[..., 3]) <= 0.3
     return lone, free, faced[..., 0] <= 0.3
@@ -1913,12 +1879,12 @@ def _swapped(
 ) -> list[TileReading]:
     """``tiles`` with each tile that tiles of ``other`` (another reading of the frame)
     overlap replaced by them where they clash with no other tile and leave fewer of
-    ``spots`` unexplained: the choice between two readings made place by place (seed 20's
-    0540: deconvolved, the blank halves of a 2-0 and a 0-3 end to end read as a 0-0 across
+    ``spots`` unexplained: the choice between two readings made place by place (for instance:
+    deconvolved, the blank halves of a 2-0 and a 0-3 end to end read as a 0-0 across
     their seam, and the 2 and the 3 left; the frame as it was reads both tiles).
     ``across_two``: only a tile that two or more of ``other`` overlap is replaced (a tile
     read across a seam; where ``other`` is the deconvolved frame's reading, one tile for
-    one could count its face's grain as pips: seed 21's 0347), or one read too narrow by
+    one could count its face's grain as pips: for instance), or one read too narrow by
     one at the scene's width."""
     out = list(tiles)
     for t in tiles:
@@ -1939,9 +1905,7 @@ def _swapped(
         if len(rivals) < (2 if across_two and not narrow else 1):
             continue
         # a spot on the rim of a tile is one it leaves: a tile read too narrow at another
-        # tile's place reaches its pips with its rim (seed 215's 0322, deconvolved: a "0-0"
-        # of 17.5 px over the blank of a 0-2 in a scene of 23, the 2's pips on its rim;
-        # the frame as it was reads the 0-2)
+        # tile's place reaches its pips with its rim
         if _fewer_left(spots, rest + rivals, out, rim=0.5):
             out = rest + rivals
     return out
@@ -1976,9 +1940,9 @@ def _swapped_runs(
     run, where those are as many or more, clash with no other tile and leave fewer of
     ``spots`` unexplained. A line read a half out of step, each tile across a seam, overlaps
     the tiles of the right reading two by two, so no one tile gives way to two (see
-    :func:`_swapped`; seed 218's 0132, blur 1.5: a crosswise 6-6, a 6-1 and a 1-2, read
+    :func:`_swapped`; for instance, blur 1.5: a crosswise 6-6, a 6-1 and a 1-2, read
     from the frame as it was as a "4-6" and a "1-1" across their seams, the 6-6's outer pips
-    and the 2 left; deconvolved, all three read). As many: seed 524's 0103, a "3-3" across
+    and the 2 left; deconvolved, all three read). As many: for instance, a "3-3" across
     a 6-3 and a 3-1 and a "1-0" over the 3-1's 1 and a crosswise 1-1, the 6 left; the
     deconvolved frame reads the 6-3 and the 3-1 (the 1-1 is read after). Over the tests'
     168 held-out scenes and seeds 1, 16 and 522's sweeps (1,968 scenes) a run of as many
@@ -2023,18 +1987,17 @@ def _surer(
     seen: U8 | None = None,
 ) -> list[TileReading]:
     """``tiles`` (read deconvolved) with each tile replaced by a tile of ``plain`` (the
-    frame as it was) read at the same place (both halves' centres within
-    ``same_place_max_rel`` of a width) and scale (``width_tolerance_rel``), with other pips,
-    more confidence and no more blank halves. Deconvolution sharpens a face's grain into
-    spots of pip size that the frame as it was does not have (seed 21's 0347: a 2-2 read
-    4-2 at 0.39 deconvolved, 2-2 at 0.57 as it was). Blur can hide a lone pip, and a blank
-    half's confidence says nothing of pips (seed 5's 0553: a 1-0 read 0-0 at 1.0 as it
-    was), hence no more blank halves; a tile read at another scale is no reading of this
-    one (seed 19's 0202: a 0-0 at 14.5 px over a 6-0 at 23 px). ``seen``: the frame as it
-    was, where a rival must have its halves' centres as its counts say (see
-    :func:`_centres_seen`): blur can take a 3's middle pip from the frame as it was, and the
-    "2" it leaves, surer by a little, is refused at the end, the tile it replaced with it
-    (seed 102's 0526: a 3-3 read at 0.46 deconvolved, "2-2" at 0.48 as it was)."""
+     frame as it was) read at the same place (both halves' centres within
+     ``same_place_max_rel`` of a width) and scale (``width_tolerance_rel``), with other pips,
+     more confidence and no more blank halves. Deconvolution sharpens a face's grain into
+     spots of pip size that the frame as it was does not have. Blur can hide a lone pip, and a blank
+     half's confidence says nothing of pips, hence no more blank halves; a tile read at another scale
+     is no reading of this
+     one. ``seen``: the frame as it
+     was, where a rival must have its halves' centres as its counts say (see
+     :func:`_centres_seen`): blur can take a 3's middle pip from the frame as it was, and the
+     "2" it leaves, surer by a little, is refused at the end, the tile it replaced with it
+    ."""
     out = []
     for t in tiles:
         rivals = [
@@ -2110,7 +2073,7 @@ def _blank_room(
     pixel or two too wide leaves about 0.7 w of its face free. With ``barred``, a line of
     the grid one sample thick is bridged first: a double blank's bar splits its face into
     two squares, and with tiles read touching it on two sides (laid lengthwise at a turn of
-    the line: seed 444's 0421, its pips 4.5 px) neither is that wide."""
+    the line: for instance, its pips 4.5 px) neither is that wide."""
     if not tiles or width <= 0:
         return False
     return bool(_free_room(crop, threshold, tiles, width, barred=barred)[1].any())
@@ -2167,13 +2130,8 @@ def _blanks_in_rooms(
     the tiles' edges first, at each of ``ROOM_WIDTHS``, in the first of ``frames`` that
     reads it; kept with its bar seen in a frame and clear of ``tiles``. A double blank laid
     crosswise between two tiles and standing out of their line joins their faces, and no
-    outline of its own places it (seed 225's 0272: a 0-0 of thick tiles at blur 1.5 and JPEG
-    55, between a 2-0 and a 0-3, read deconvolved at 0.92 of the scene's width; its bar dips
-    6.2 there and 5.3 in the frame as it was, under the 5.5 that a double blank read
-    elsewhere needs: here the room is the evidence that a tile lies). In focus too, where
-    the scene's other widths read none (seed 412's 0514: a lone 0-0 a pixel or two from a
-    5-5, 1.06 of the scene's width near a tilted camera; its outline, fitted at the scene's
-    width and at the pips' spacing, placed it 6-8 px off its bar)."""
+    outline of its own places it. In focus too, where
+    the scene's other widths read none."""
     free, room, step = _free_room(frames[-1], threshold, tiles, width)
     if not room.any():
         return []
@@ -2233,13 +2191,13 @@ def _line_gaps(
 ) -> list[tuple[F64, F64]]:
     """``(centre, along the line)`` of each room of a double laid crosswise, unread: two
     tiles read end to end in a line about a tile width apart, face between them and no tile
-    read there. A double blank there between two blank halves (seed 29's 0494) leaves a
+    read there. A double blank there between two blank halves leaves a
     square of free face too small for :func:`_blank_room` once the tiles either side are
     read a pixel or two long, and looking everywhere at that size costs half again on frames
     in focus. The room is looked for from half a tile width: thick tiles seen from a tilted
     camera read wider than their faces (their visible sides), and a line running away from
     it is foreshortened, both of which shorten the room measured in the scene's widths (seed
-    122's 0589: 0.63 of one, a crosswise 0-0 between two blank halves, tilt 18 degrees)."""
+    another: 0.63 of one, a crosswise 0-0 between two blank halves, tilt 18 degrees)."""
     if width <= 0 or len(tiles) < 2:
         return []
     centre, u = _axes(tiles)
@@ -2266,7 +2224,7 @@ def _gap_blanks(
     line, centred between the tiles either side, kept with their bar seen and clear of every
     tile read. Their neighbours, read at the scene's width (a thick tile's visible side
     widens it), can reach a few pixels into such a room on both sides, which then has no
-    space for the outline stage to fit a tile of that width (seed 122's 0589)."""
+    space for the outline stage to fit a tile of that width."""
     rooms = _line_gaps(crop, threshold, tiles, width, p.tile_aspect)
     if not rooms:
         return []
@@ -2385,11 +2343,10 @@ def _straddling_chains(
 
     def beyond(i: int, end: int) -> tuple[int, int] | None:
         """The double end to end with tile ``i`` beyond its ``end``, and its far end (a
-        tile read across a seam may be read at another scale: the scene's width counts).
-        Its centre lies a tile's length along, ``CHAIN_ALONG`` scene widths: where a look
-        set the scene's width from a seam read as a bar, the width can be a sixth short
-        (seed 320's 0328, blur 1.5: a "0-0" at 18 px in a scene of 21, the chain's doubles
-        42.5 px apart)."""
+         tile read across a seam may be read at another scale: the scene's width counts).
+         Its centre lies a tile's length along, ``CHAIN_ALONG`` scene widths: where a look
+         set the scene's width from a seam read as a bar, the width can be a sixth short
+        ."""
         step = (1.0 if end else -1.0) * axis[i]
         d = (centre - centre[i]) / width
         along = d @ step
@@ -2423,8 +2380,8 @@ def _straddling_chains(
             at = beyond(j, far)
         else:
             # no double in line beyond the last one, and no open end: from a lone square,
-            # two doubles or more end to end, lengthwise, are no line's either (seed 62's
-            # 0238: 6-6, 5-5, 3-3 read across the seams of a line's last four tiles, the
+            # two doubles or more end to end, lengthwise, are no line's either (for instance: 6-6,
+            # 5-5, 3-3 read across the seams of a line's last four tiles, the
             # last one's 3 and the next row's met at the turn, read as a 3-3 too)
             if start_lone and len(chain) >= 2 and not flanked[chain].any():
                 marked[chain] = True
@@ -2453,8 +2410,8 @@ def _aligned(crop: U8, t: TileReading, width: float) -> TileReading:
 def _centred_across(face: npt.NDArray[np.bool_], t: TileReading, width: float) -> TileReading:
     """``t`` moved square to its axis into the middle of the band of ``face`` (faces with
     their pips and seams closed up) it lies in, where that band is about a tile wide: a
-    seam read as a bar can be placed a fifth of a tile off its line's middle (seed 35's
-    0455), and the squares beyond its ends then reach off the line."""
+    seam read as a bar can be placed a fifth of a tile off its line's middle (for instance), and the
+    squares beyond its ends then reach off the line."""
     axis = _half_axis(t)
     if axis is None or width <= 0:
         return t
@@ -2524,8 +2481,8 @@ def _unstraddled_once(
     both = (lone[:, 0] & free[:, 1]) | (lone[:, 1] & free[:, 0])
     both |= _straddling_chains(axed, lone, free | table, width)
     # a double with a lone square beyond one end and a tile read beyond the other: one read
-    # across the seam between a tile's half and a crosswise double's middle (seed 44's
-    # 0166: a 0-0 across a 5-0's blank half and the 0-0 laid across the line after it, the
+    # across the seam between a tile's half and a crosswise double's middle (for instance: a 0-0
+    # across a 5-0's blank half and the 0-0 laid across the line after it, the
     # 0-1 beyond); read again, what reads clear of the tiles kept replaces it
     closed = ~free & ~table
     both |= double & ((lone[:, 0] & closed[:, 1]) | (lone[:, 1] & closed[:, 0]))
@@ -2536,8 +2493,8 @@ def _unstraddled_once(
     # across the seam between the tile laid across the turn and the next; read again as
     # those two, replaced only where both read (see _round_turn). One with a lone square
     # beyond its other end (a chain of one, above) too: read only a tile either way, its half
-    # at the table was left to the outline stage, which reads the frame as it was (seed 80's
-    # 0110: a 3-3 read across the 3-3 laid lengthwise at a turn and the 3 of the 4-3 before
+    # at the table was left to the outline stage, which reads the frame as it was (for instance: a
+    # 3-3 read across the 3-3 laid lengthwise at a turn and the 3 of the 4-3 before
     # it; the 3-3 was then read 3-2 at 0.48 in the blurred frame, and dropped)
     turn = double & ~pair & ((table[:, 0] & free[:, 1]) | (table[:, 1] & free[:, 0]))
     if not (both | pair | turn).any():
@@ -2560,8 +2517,8 @@ def _unstraddled_once(
     }
     # where the double had a lone square beyond its other end, its reading round the turn
     # is kept only where it reads the double's halves as the double did: a tile either way
-    # reads it as well, and a half read deconvolved can ring into another count (seed 16's
-    # 0304: a 5-0 across a turn read 2-0 so, at 0.52; the outline stage reads it 5-0)
+    # reads it as well, and a half read deconvolved can ring into another count (for instance: a 5-0
+    # across a turn read 2-0 so, at 0.52; the outline stage reads it 5-0)
     turns = {
         i: got
         for i, got in turns.items()
@@ -2648,7 +2605,7 @@ def _round_turn(
     read again as the two tiles it may lie across at a turn: its half at that end and a
     square of face beside it in no tile (``face``: :func:`_line_faces`), the tile laid
     across the turn; and its other half with the square beyond it. Both, or nothing (seed
-    61's 0342: a 4-4 read across the 4s of a 4-3 laid down the turn and the 0-4 after it,
+    another: a 4-4 read across the 4s of a 4-3 laid down the turn and the 0-4 after it,
     the 3 left beside it, and the 0-4's blank half beyond it)."""
     t = tiles[i]
     axis = _half_axis(t)
@@ -2736,12 +2693,10 @@ def _read_places(
             continue
         tile = _peak_tile(p, crop, pr)
         if (tile is None or tile.confidence < p.upscale_min_confidence) and at is not pr:
-            # pips blur joined unevenly pull the centring off (seed 42's 0195: the left
-            # column of a 6 one region, the right one none, and the 6 moved a quarter of
-            # a tile across): the place as found is read too, kept only with its halves'
+            # pips blur joined unevenly pull the centring off: the place as found is read too, kept
+            # only with its halves'
             # centres as its counts say in this frame (see _centres_seen), checked now: a
-            # place across two tiles takes their room from the right ones (seed 27's 0541:
-            # 4-5 at 0.48, across a crosswise 4-4 and the 5 beside it)
+            # place across two tiles takes their room from the right ones
             tile = _peak_tile(p, crop, at)
             if tile is not None and not _centres_seen(p, crop, [tile])[0]:
                 tile = None
@@ -2755,8 +2710,7 @@ def _read_places(
 def _on_face(p: RecognitionParams, crop: U8, threshold: int, t: TileReading) -> bool:
     """Is each half of ``t`` face (``half_face_min``)? A place found without its bar can be
     slid off the tiles (a look either side of a seam, at a line's end), and dark spots on the
-    table beyond read as pips (seed 97's 0429: a "0-9" over a blank half and the dark rim a
-    deconvolved frame draws round the line, read across the seam beside it)."""
+    table beyond read as pips."""
     axis = _half_axis(t)
     if axis is None:
         return False
@@ -2789,17 +2743,15 @@ def _bar_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
 #: (145); piles of light backs (``scripts/pile_eval.py``) read 44 false double blanks
 #: looking 0.85 out, 15 looking 0.65 out. With :func:`_bar_runs_on`, 0.65 out: 7 (and a
 #: "0-2"); 0.7 out: 8; 0.8 out: 14 or more. Held out, four 0-0s read right were dropped
-#: looking 0.65 out, their edges 0.7-0.8 out (477's 0199: a 0-0 at a corner of tiles 8 mm
-#: thick, their lit sides seen; 495's 0083 and 0542, 497's 0236: halves read closer together
-#: than their squares are wide, blur about 1); three are kept looking 0.7 out, 0542 by the
+#: looking 0.65 out, their edges 0.7-0.8 out; three are kept looking 0.7 out, the fourth by the
 #: look on past a side whose other side is bounded near (``_EDGE_FAR``)
 _EDGE_REACH = np.arange(0.35, 0.701, 0.05)
 
 
 #: how much further a double blank's side is looked at where the other side of that half is
 #: bounded near (see :func:`_blank_bounded`): a tile read small and off its face's middle
-#: towards a neighbour finds its far edge up to a (read) width out. Held out, 495's 0542,
-#: 511's 0147 and 517's 0380: 0-0s read 0.80-0.85 of the scene's width, 4.9-5.7 px towards
+#: towards a neighbour finds its far edge up to a (read) width out. Held out, another,
+#: another and another: 0-0s read 0.80-0.85 of the scene's width, 4.9-5.7 px towards
 #: the tile or edge beside them, their far edges 0.84-0.91 out
 _EDGE_FAR = np.arange(0.75, 1.001, 0.05)
 
@@ -2821,7 +2773,7 @@ def _blank_bounded(
     ``blank_open_sides`` of its halves' sides and outer ends does the face run on (no seam,
     no table, up to ``blank_edge_level``: see :class:`RecognitionParams`; out to
     ``_EDGE_REACH``) into no tile of ``beside`` (at ``BESIDE_REACH``: white tiles blurred
-    1.5 px show no seam between them in the frame as it was; seed 439's 0133, a 0-0 laid
+    1.5 px show no seam between them in the frame as it was; for instance, a 0-0 laid
     lengthwise at a turn, ran on into the 6-0 and the 0-1 beside it, and was dropped).
 
     A pile of tiles lying face down with light backs reads as double blanks across the
@@ -2830,8 +2782,7 @@ def _blank_bounded(
     on the faces of bigger ones, which run on past its sides. A double blank laid among
     tiles meets them at seams, which are darker than its face even blurred a pixel wide: of
     the double blanks read right in seed 1's sweep (257), none had a look reach 0.9, and the
-    faintest seams met in the held-out sweeps reach 0.93 (seed 390's 0271: two looks at 0.92
-    and 0.93, kept at ``blank_edge_level`` 0.95). Over twelve piles of 30 light-backed
+    faintest seams met in the held-out sweeps reach 0.93. Over twelve piles of 30 light-backed
     tiles, each sharp and blurred 0.7, 1.0 and 1.5 px, with and without noise and JPEG 55
     (96 images, ``scripts/pile_eval.py``), 213 double blanks were read in 80 images without
     this look; with it, looking 0.85 of a width out, 44 in 33; 0.65 out, 15 in 13. A look
@@ -2866,8 +2817,8 @@ def _blank_bounded(
         near = levels[:, 0] < p.blank_edge_level  # the face ends short of its edge
         if others:
             # a face running on into a tile with pips read is a seam blur hid, not a back
-            # (read a little short of the seam, as blur leaves it: seeds 475's 0053 and
-            # 479's 0021, a crosswise 0-0 between the blank halves of the tiles either side)
+            # (read a little short of the seam, as blur leaves it: for instance and
+            # another, a crosswise 0-0 between the blank halves of the tiles either side)
             reached = c + BESIDE_REACH * w * looks
             met = _in_tiles(reached, others, across=0.6, along=0.6).any(axis=1)
             runs_on &= ~met
@@ -2917,7 +2868,7 @@ def _free_face_beside(
     had a band 0.7 or more face (the eight it kept, 0.9 or more), and the one tile with pips
     left (pile 9's "0-2", its 2 the table between backs) 1.0. Of the 613 double blanks read
     right in seeds 1 and 16's sweeps and the held-out scenes of the tests, none had a band
-    over 0.66 (511's 0147, read off its face's middle; 99 in 100 under 0.25); of the 8,214
+    over 0.66; of the 8,214
     tiles with pips read right in seed 1's sweep, none over 0.12, and of ddd-dev's (44 of
     its photos), none over 0.56. The tiles that explain face must be all those kept, double
     blanks too: ddd-dev's boards are played with two sets, and 1_18, 4_05 and 4_08 have two
@@ -2926,8 +2877,7 @@ def _free_face_beside(
     it).
 
     A tile with pips is refused only where both halves have such a band (the "0-2": 0.9 and
-    1.0): a tile beside one not read has one too (seed 15's 0366, held out: a 1-1 beside an
-    unread 5-1 and 5-3, 0.87 beyond one half, 0.36 beyond the other)."""
+    1.0): a tile beside one not read has one too."""
     out = np.zeros((len(tiles), 2))
     axes = [_half_axis(t) for t in tiles]
     idx = [i for i, a in enumerate(axes) if a is not None]
@@ -3056,9 +3006,7 @@ def _strip_width(crop: U8, threshold: int, spots: F64) -> float:
     """The tile width as the width of the faces' strips (a line of tiles end to end is one
     tile wide): twice the typical distance from the strips' middles to their edges, pips
     closed up. Only the faces holding a spot count where any does: the white borders of the
-    markers at the table's corners are strips too, narrower than tiles (seed 178's 0567: two
-    tiles alone at blur 1.5, 21 px wide, measured 16 with the markers, 24 without; nothing
-    was read)."""
+    markers at the table's corners are strips too, narrower than tiles."""
     if spots.shape[0] == 0:
         return 0.0
     k = 4 * round(float(np.median(spots[:, 2]))) + 1
@@ -3171,8 +3119,8 @@ def _on_marker(crop: U8, t: TileReading) -> bool:
     :func:`vision.calibration.detect_markers`), or within a quarter of its width of one,
     looked for in a window ``MARKER_REACH`` widths round it. With no table file the markers
     at the table's corners are in view, and as dark peaks their cells and black border, with
-    the table beyond, read like pips on a face (seed 102's 0031: a "0-6" over a white cell,
-    the border and the table). Marker codes are made to be told apart from anything else,
+    the table beyond, read like pips on a face. Marker codes are made to be told apart from anything
+    else,
     so a tile beside one is never taken for it; the look costs about a millisecond and is
     made only for a tile read as dark peaks, a few per blurred scene."""
     width = _tile_width(t)
@@ -3187,7 +3135,7 @@ def _on_marker(crop: U8, t: TileReading) -> bool:
         quad = np.array(marker.corners, dtype=np.float32)
         sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
         if sides.min() < 0.5 * width:
-            continue  # a few pixels that decode by chance (seed 61's 0117: 6 x 2 px)
+            continue  # a few pixels that decode by chance
         if cv2.pointPolygonTest(quad, (cx - x0, cy - y0), True) >= -0.25 * width:
             return True
     return False
@@ -3215,9 +3163,7 @@ def _peaks_at(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | No
         conf = 1.0 / (1.0 + (rms / p.layout_rms_soft) ** 2)
         if spacing > 0:
             # as in _score_tile: a standard layout at a spacing far from the standard one is
-            # part of another seen through a half placed off its tile (seed 264's 0420: a
-            # 3's top pip lost in the seam beside it, its middle and corner pips a "2" at
-            # half the spacing, on a place nudged a quarter of a half along: "2-0" for 3-0)
+            # part of another seen through a half placed off its tile
             conf /= _spacing_divisor(p, spacing, STANDARD_SPACING)
         if n >= 2:
             conf *= min(1.0, 2.0 * float(got.depth.min() / got.depth.max()))
@@ -3308,22 +3254,20 @@ def _lattice_tiles(
     also: U8 | None = None,
 ) -> list[TileReading]:
     """``tiles`` plus tiles placed on the pips still unexplained. Every spot is tried at every
-    place of the pip lattice (see :func:`_lattice_cost`) of a tile square to the tiles read,
-    at the scene's width and at the width of the tile read nearest it (along and across
-    apart: a tile along a tilted camera's view is foreshortened along it). Places on face
-    whose lattice takes in the most spots, each within a tenth of a width of a pip place,
-    and no spot off it, are read like outline places (``loose``, a look after the others at
-    what they left: at ``LOOSE_WIDER`` times the scene's width too and as many times less
-    (seed 262's 0413: a 1-5 of thick white tiles at blur 1.5, 20.8 px wide between tiles
-    read at 23, their visible sides taken in; its 1 read a tenth of a width off its half's
-    centre there, a tile too unsure to keep), and a spot off its place
-    by up to ``LOOSE_OFF_MAX`` of a width is neither taken in nor off it); not those well
-    into a tile read, nor those overlapping a place whose lattice takes in more spots. A
-    place is kept only clear of every tile, with a tile or the table beyond each end (a
-    place across the seam between two tiles has their other halves beyond it), and leaving
-    no unexplained spot beside it (two tiles side by side read across leave their other
-    halves' pips). ``also``: the deconvolved frame of a blurred ``crop``, where a place that
-    reads nothing in ``crop`` is read too."""
+     place of the pip lattice (see :func:`_lattice_cost`) of a tile square to the tiles read,
+     at the scene's width and at the width of the tile read nearest it (along and across
+     apart: a tile along a tilted camera's view is foreshortened along it). Places on face
+     whose lattice takes in the most spots, each within a tenth of a width of a pip place,
+     and no spot off it, are read like outline places (``loose``, a look after the others at
+     what they left: at ``LOOSE_WIDER`` times the scene's width too and as many times less
+    , and a spot off its place
+     by up to ``LOOSE_OFF_MAX`` of a width is neither taken in nor off it); not those well
+     into a tile read, nor those overlapping a place whose lattice takes in more spots. A
+     place is kept only clear of every tile, with a tile or the table beyond each end (a
+     place across the seam between two tiles has their other halves beyond it), and leaving
+     no unexplained spot beside it (two tiles side by side read across leave their other
+     halves' pips). ``also``: the deconvolved frame of a blurred ``crop``, where a place that
+     reads nothing in ``crop`` is read too."""
     if not tiles:
         return tiles
     left = _unexplained(spots, tiles)
@@ -3348,9 +3292,7 @@ def _lattice_tiles(
     inner = np.abs(ga) < 0.9
     chosen: list[tuple[int, _Proposal]] = []  # (spots on its lattice, place)
     tried = sorted({round(width, 1), *np.round(widths_read[nearest], 1).tolist()})
-    # and at the width the spots' own spacing gives (seed 244's 0586: a crosswise 6-6 at
-    # blur 1.5, 21 px wide, between tiles read at the scene's 23.25, which put its pips off
-    # every place of a lattice that wide)
+    # and at the width the spots' own spacing gives
     pitch = _pitch_width(p, _distinct(left)) if left.shape[0] <= LATTICE_PITCH_SPOTS else 0.0
     if pitch > 0 and _near(pitch, width, p):
         tried = sorted({*tried, round(pitch, 1)})
@@ -3361,10 +3303,8 @@ def _lattice_tiles(
     # a tile along the view of a tilted camera is foreshortened along, not across
     scales = [(wa, wb) for wa in tried for wb in tried if 0.8 <= wa / wb <= 1.05]
     # the spots' own grid too, where it lies a few degrees off the tiles read (a line's one
-    # tile read, turned 8 degrees off it: seed 76's 0387), and first: of two places a few
-    # pixels apart, the one found first is kept (seed 207's 0315: a 2-4, 4-5 and 5-6 in a
-    # line 5 degrees off the one tile read before it; with places at both angles the walk
-    # along the chain, finding two next places, stopped)
+    # tile read, turned 8 degrees off it: for instance), and first: of two places a few
+    # pixels apart, the one found first is kept
     angles = [base]
     grid = _spot_angle(xy, width)
     if grid is not None and abs(_turned_by(grid, base)) > math.radians(2):
@@ -3387,7 +3327,7 @@ def _lattice_tiles(
         bad = (inside & (off > off_max)).sum(axis=1)
         # of places taking in as many spots, those where the spots lie in each half as a
         # standard layout come first (the two pips of a 1-1 fit places a pip column aside
-        # too, a place apart from one another: seed 71's 0243)
+        # too, a place apart from one another: for instance)
         bit = np.where(fits, 1 << (3 * (ia % 3) + ib), 0)
         masks = [(bit * (ia // 3 == h)).sum(axis=1) for h in (0, 1)]
         valid = np.isin(masks[0], _GRID_MASKS) & np.isin(masks[1], _GRID_MASKS)
@@ -3414,7 +3354,7 @@ def _lattice_tiles(
             chosen.append((n, _placed(centre, along, wb, measured=True, aspect=2 * wa / wb)))
     # of two places overlapping, the one whose lattice holds fewer of the spots is not read;
     # but where every place that overlaps it so reads no tile, it is read after all (seed
-    # 360's 0139: a 6-2 and a 2-0 end to end, their 2s beside each other across the seam,
+    # another: a 6-2 and a 2-0 end to end, their 2s beside each other across the seam,
     # three spots on a place across it that reads nothing, and the 2-0's place left out)
     over = [
         [k for k, (m, r) in enumerate(chosen) if m > n and _place_overlaps(q, r)] for n, q in chosen
@@ -3433,8 +3373,7 @@ def _lattice_tiles(
     read += _read_at_widths(p, crop, labels, blobs, later, threshold=threshold, widths=tried)
     if also is not None:
         # a blurred frame's place can read right, but too unsure, where its deconvolved one
-        # reads it surely (seed 394's 0307: a 4-4 at a turn, read across with the 5-4's 4
-        # deconvolved, that one taken out; on its place 0.31-0.40 blurred, 0.62-0.77 sharp)
+        # reads it surely
         missed = [
             q
             for (_, q), o in zip(chosen, over, strict=True)
@@ -3453,8 +3392,8 @@ def _lattice_tiles(
         and _unexplained(left, [t]).shape[0] < left.shape[0]
     ]
     # a place read at two of the widths tried is one place, the surer reading standing for
-    # it (the walk along chains below stopped where it found two next places: seed 207's
-    # 0315, a 2-4, 4-5 and 5-6 in a blurred line, the 4-5 read at 20.5 and 21.7 px)
+    # it (the walk along chains below stopped where it found two next places: for instance, a 2-4,
+    # 4-5 and 5-6 in a blurred line, the 4-5 read at 20.5 and 21.7 px)
     found = [
         t
         for k, t in enumerate(found)
@@ -3466,9 +3405,7 @@ def _lattice_tiles(
     closed = [_ends_closed(crop, threshold, tiles, t) for t in found]
     ends = [t for t, c in zip(found, closed, strict=True) if c]
     open_ = [t for t, c in zip(found, closed, strict=True) if not c]
-    # a place closed so can close another's end in turn (seed 178's 0381: a crosswise 6-6
-    # and the 6-4 beside it, neither read before; the 6-6's ends are on the table, the
-    # 6-4's lie on the 6-6 and the 4-4 read)
+    # a place closed so can close another's end in turn
     while open_ and ends:
         closed = [_ends_closed(crop, threshold, tiles + ends, t) for t in open_]
         if not any(closed):
@@ -3519,9 +3456,7 @@ def _closed_chains(
     """Of ``places`` (tiles read on the pip lattice, one per place, clear of ``tiles``, with
     face free beyond an end), the chains end to end along a line from a closed end (a tile of
     ``tiles`` or the table beyond it) to another: where none of a line's last tiles was read,
-    each has only the next beyond it (seed 76's 0387: a 3-4, a 4-5 and a 5-3 after the 6-3
-    read, the table beyond the 5-3; the lattice places tiles across their seams too, a 4-4
-    and a 5-5, whose ends both lie on face no tile takes)."""
+    each has only the next beyond it."""
     if not places:
         return []
     face = _line_faces(crop, threshold, width)
@@ -3569,9 +3504,7 @@ def _spot_angle(xy: F64, width: float) -> float | None:
     spots a pip step apart (0.2-0.36 of a tile ``width``; diagonal steps are 0.4) or two
     (0.47-0.58: a 4's or a 5's corners; a step and two across are 0.6) lie along their
     tile or across it. ``None`` with fewer than three such pairs. Two steps count: no pip
-    of a 4 or a 5 is a step from another (seed 429's 0386: a 0-5 and a 5-2 down a turn
-    at blur 1.5, leaning 7 degrees off the tiles read, by the camera's angle; on places
-    at the tiles' angle the 5-2's pips fit no layout well, and both were unread)."""
+    of a 4 or a 5 is a step from another."""
     d = xy[None, :, :] - xy[:, None, :]
     dist = np.hypot(d[..., 0], d[..., 1])
     near = (dist >= 0.2 * width) & (dist <= 0.36 * width)
@@ -3919,7 +3852,7 @@ def _blocks_paired(
     a gap the table shows through from one end of the block to the other. Two tiles read
     across such a gap (see :func:`_block_squares`) whose bars make it, while the line
     between them does not reach the table, are the block read the wrong way round (seed
-    36's 0522, blur 1.0: a 1-5 above a 5-6, read deconvolved as a 1-5 and a 5-6 standing
+    another, blur 1.0: a 1-5 above a 5-6, read deconvolved as a 1-5 and a 5-6 standing
     beside each other)."""
     if len(tiles) < 2:
         return tiles, seen
@@ -4408,9 +4341,7 @@ def _measure_bars(
             p, lab, centre=centre, across=across, length=ln, thickness=th, ext=ext[k].tolist()
         )
         # a bar stays inside its tile's face; a gap between two tiles lying long side to
-        # long side runs twice as far, out onto the table (seed 188's 0031: a 5-0 above a
-        # 0-0, their bars paler than the face threshold, a fragment of the gap read as the
-        # bar of a "0-0" across both)
+        # long side runs twice as far, out onto the table
         if (
             bar is not None
             and spans[k] >= p.seam_span_rel * bar.width
@@ -5143,9 +5074,7 @@ def _carved_tiles(
         return []
     carved = _with_pips(blobs, rows)
     if any(marks):
-        # a piece of faint marks alone is no pip where it is no bar either (seed 250's 0091:
-        # noise sharpened by deconvolution, a wiggle of pixels a tenth darker than the face
-        # between the two columns of a 6, carved into a piece and counted as a seventh pip)
+        # a piece of faint marks alone is no pip where it is no bar either
         was = blobs.marks if blobs.marks is not None else np.zeros(blobs.area.shape[0], np.bool_)
         carved = dataclasses.replace(carved, marks=np.concatenate([was, np.array(marks, np.bool_)]))
     new_labels = labels.copy()
@@ -5411,7 +5340,7 @@ def _proposal_pip_areas(
     at most ``pip_uniform_ratio`` times the smallest), one of them large enough to count as
     pips run together (``pip_merge_ratio``), their median. A tile nearer a tilted camera has
     larger pips than the line's, and pips running together are long or unlike the others.
-    Counted by the line's pip, each pip of seed 177's 0439 revealed 5-5 (26 px wide among 22
+    Counted by the line's pip, each pip of for instance revealed 5-5 (26 px wide among 22
     px tiles) was 1.6-1.7 of it, and one counted twice made it a "6-6"."""
     out: list[float] = []
     merged = p.pip_merge_ratio * ref_area
@@ -5607,10 +5536,10 @@ def _read_half(
             bw, bh = int(blobs.w[lab]), int(blobs.h[lab])
             # a large region is one pip, where the candidates one each fit their layout, if
             # centred beyond every place a pip of a layout has (no two of them run together
-            # there, but one pip joined by a mark beyond it: seed 52's 0207, a 5's corner
+            # there, but one pip joined by a mark beyond it: for instance, a 5's corner
             # pip joined by the bar, 1.75 pips big, made the 5 a 6) or shaped as one pip
             # (pips run together are longer one way, or, diagonally, fill their box far
-            # less: seed 252's 0484, a 4's two pips grown by the blurred seam to the next
+            # less: for instance, a 4's two pips grown by the blurred seam to the next
             # tile, 1.7 pips big each, made the 4 a 6)
             one = max(abs(a), abs(b)) > OFF_GRID or _one_pip_shape(area, bw, bh)
             if merged and one and _fits_as_counted(p, pips):
