@@ -188,6 +188,10 @@ def _raw(doc: dict[str, Any]) -> bytes:
     return json.dumps(doc, allow_nan=True).encode()
 
 
+#: Payload faults every topic's reader must refuse, whatever the topic.
+_MALFORMED = ("random bytes", "truncated", "huge", "deep nesting", "wrong type", "non-finite")
+
+
 @st.composite
 def hostile_command(draw: st.DrawFn, now: float, replayable: bytes) -> tuple[str, str, bytes]:
     """``(what, command name for the topic, payload)``: never a command the table may obey."""
@@ -195,12 +199,7 @@ def hostile_command(draw: st.DrawFn, now: float, replayable: bytes) -> tuple[str
     what = draw(
         st.sampled_from(
             [
-                "random bytes",
-                "truncated",
-                "huge",
-                "deep nesting",
-                "wrong type",
-                "non-finite",
+                *_MALFORMED,
                 "bad mac",
                 "wrong key",
                 "out of window",
@@ -394,12 +393,7 @@ def hostile_table_payload(draw: st.DrawFn, good: dict[str, Any]) -> tuple[str, s
     what = draw(
         st.sampled_from(
             [
-                "random bytes",
-                "truncated",
-                "huge",
-                "deep nesting",
-                "wrong type",
-                "non-finite",
+                *_MALFORMED,
                 "other table",
                 "unknown schema",
             ]
