@@ -197,13 +197,14 @@ def identify(
             # (``overlap_max_rel``): a neighbour read deconvolved a few degrees off its line
             # can overlap it by more than a tile read twice would. One read
             # deconvolved passed the bar test above already: the frame as it was must show
-            # its bar (deconvolution sharpens noise too; for instance, above)
+            # its bar (deconvolution sharpens noise too)
             seen_in = (crop,) if other is deblurred else (crop, sharp)
             free = [t for t in other if not _overlaps(p, t, tiles)]
             blanks = _blanks_seen(p, free, *seen_in)
             if tiles is plain:
                 # first, a tile read across two that the deconvolved frame reads, leaving
-                # fewer pips unexplained there, gives way to them.
+                # fewer pips unexplained there, gives way to them (for instance: a "0-1"
+                # over a crosswise 1-1's middle and the 1 of the 6-1 beside it, its 6 left).
                 # Read by outlines alone, the frame as it was has no width of its own.
                 scale = width or float(np.median([_tile_width(t) for t in tiles] or [0.0]))
                 tiles = _swapped(p, tiles, deblurred, spots, scale, across_two=True)
@@ -276,7 +277,7 @@ def identify(
     # beside it read at 20.0, its outer pips 2 px (a tenth of a width) off both lattices;
     # for instance: a 4-3 down a turn, a pip of its 3 0.12 of a width off its place. Looked
     # at with the others, a looser place taking in more spots across a seam hides the right
-    # ones
+    # ones (for instance: a short line without seams, read on its spots' own grid)
     tiles = _lattice_tiles(
         p, crop, threshold, tiles=tiles, width=width, spots=all_spots, loose=True, also=sharp
     )
@@ -362,8 +363,9 @@ def _small_tiles_dropped(
     px in a scene of 21.1, a third of it over the 6-0's blank, in the 0-3's room. Seed
     another (blur 0.6, heavy noise): a "1-0" of 14 px at 0.35, nearly half of it over a
     crosswise 2-2's pips and the 2-4 beside it. A tile that only reaches a few pixels into a
-    neighbour read at the scene's width is one. Nor a double blank so narrow holding any of
-    ``spots`` off its bar that no
+    neighbour read at the scene's width is one (for instance: a crosswise 0-0 read 19 px
+    wide in a scene of 22.8, a pixel or two too far along its line, 0.15 of it over the 0-1
+    beside it). Nor a double blank so narrow holding any of ``spots`` off its bar that no
     other tile holds (the pips of the tile whose place it took)."""
     if width <= 0:
         return tiles
@@ -377,8 +379,10 @@ def _small_tiles_dropped(
             continue
         if s and _pips(t) == 0:
             # a double blank explains no pip: spots it holds that no other tile does are a
-            # neighbour's, on its rim; but a spot on its bar is a bead of
-            # the bar, which deconvolution breaks up
+            # neighbour's, on its rim (for instance: a "0-0" of 17.5 px in a scene of
+            # 21, over a 0-2, the 2's pips at its ends); but a spot on its bar is a bead of
+            # the bar, which deconvolution breaks up (for instance: a 0-0 at a turn,
+            # read 19.5 px wide in a scene of 22, a bead where its bar meets the seam below)
             held = _unexplained(spots, [k for k in tiles if k is not t])
             if (_inside(held, t) & ~_inside(held, t, along=ON_BAR)).any():
                 continue
@@ -400,7 +404,9 @@ def _relatticed(
     (see :func:`_lattice_tiles`, strict then loose) places on the pips they leave
     unexplained, where those pass the checks too. A tile read across two (half of each)
     held the room of a tile the lattice would have placed, and was refused only after: what
-    replaced it leaves that room free."""
+    replaced it leaves that room free (for instance: a crosswise 6-6 at blur 1.5, its
+    right pip column and the 6 of the 6-4 beside it read "4-5" at the lattice stage, the
+    6-6 left out; the "4-5" refused for its centres and replaced by the 6-4)."""
     kept = [t for t, ok in zip(tiles, seen, strict=True) if ok]
     if width <= 0 or len(kept) == len(tiles):
         return kept
@@ -451,7 +457,9 @@ def _surer_blanks(
     p: RecognitionParams, tiles: list[TileReading], blanks: list[TileReading]
 ) -> list[TileReading]:
     """``tiles`` with each double blank of ``blanks`` added where it clashes with no tile
-    but double blanks less sure than it, which it replaces."""
+    but double blanks less sure than it, which it replaces (for instance: a crosswise
+    0-0 between two blank halves, read deconvolved 11 px off at 0.45 and later dropped as
+    too small; the frame as it was read it where it lies at 1.0, its bar seen in both)."""
     out = list(tiles)
     for t in blanks:
         rest = [
@@ -519,7 +527,10 @@ def _regrown(
     of ``frames`` that reads it: the reading there replaces it where it explains as many of
     ``spots`` as lie beside it (the tile explains none) and clashes with no other tile. A
     blank half has no pip to check it by, and a tile read small inside a bigger one can
-    leave that one's pips just outside it."""
+    leave that one's pips just outside it (for instance: a 2-0 near a tilted camera,
+    10 mm thick, 23.5 px wide in a scene of 21.75, read "0-0" at 17.5 px in the deconvolved
+    frame, its 2's pips just beyond its end and side; read again at the scene's width,
+    centred on its pips, it reads 2-0)."""
     out = list(tiles)
     regions = _regions_of(p, frames, threshold)
     for t in tiles:
@@ -566,7 +577,8 @@ def _blanks_repaired(
     re-paired, where its halves are the ends of two other tiles that explain those pips. Two
     tiles meeting corner to corner at a turn, blank end beside blank end, read as one double
     blank across their seam leave both their other halves unread; a blank half has no pip to
-    tell it by, and a seam a blur wide looks like a bar. Each half of such
+    tell it by, and a seam a blur wide looks like a bar (for instance, blur 1.5: a 4-0
+    up to the 0 of a 0-1 lying across, read "0-0", the 4 and the 1 left). Each half of such
     a tile is read again as one end of a tile lying on from it (beyond it, or either side:
     not back over the other half), in the first of ``frames`` that reads it; the two
     readings, each with a half where the tile's half is and its pips, clashing with no other
@@ -693,8 +705,11 @@ def _read_on_own_faces(
     :func:`_own_faces`), read again there, in the first of ``frames`` that reads it: the
     reading replaces it where it counts other pips, more surely, clashing with no other
     tile. A revealed tile near a tilted camera, placed by its outline at the scene's width,
-    reads the pips of part of its halves. The count costs one pass over the spots; a face is looked
-    at
+    reads the pips of part of its halves (for instance: a 5-0 24.2 px wide in a scene of
+    19, read "2-0" at 0.49, its 5's five pips inside the place; for instance: a 3-0 24
+    px wide in a scene of 20, blur 1.5, read "2-0" at 0.66, its 3's pips specks in the frame
+    as it was, all three spots deconvolved; for instance: a 3-3 read "3-2" and refused,
+    two pips run into its bar). The count costs one pass over the spots; a face is looked at
     only for the few tiles flagged."""
     if not tiles:
         return tiles
@@ -789,7 +804,9 @@ def _read_side_by_side(
     scene's width (the half without spots beside it on the other side, then on the same
     one; one with spots on both sides centred on it too), in the first of ``frames`` that
     reads both: they replace it where they clash with no other tile, and explain more of
-    ``spots``."""
+    ``spots`` (for instance: blur 1.5, a "0-6" across a 4-0 and the 1-6 under it, the
+    4 and the 1 beside it; or, in focus, a "0-0" across a 0-5's blank and a crosswise 0-0,
+    the 5 beside it)."""
     left = _unexplained(spots, tiles)
     if width <= 0 or left.shape[0] == 0:
         return tiles
@@ -809,7 +826,9 @@ def _read_side_by_side(
         got = None
         # a tile read across a seam lies along it, and a seam a pixel wide can run square to
         # the pixel grid while the tiles either side lie a few degrees off it: they are
-        # looked for square to the strongest edges around too
+        # looked for square to the strongest edges around too (for instance, in focus,
+        # noisy: a 2-4 and a 2-2 side by side at 5 degrees, read as a "2-2" square across
+        # the seam between them; square to that, neither reads)
         turned = _aligned(frames[-1], t, width)
         for seen in [t] if turned is t else [t, turned]:
             got = _beside_read(
@@ -855,7 +874,7 @@ def _beside_read(
     # per half: the side (along v) its unexplained spots lie on, 0 for none
     sides = []
     # per half: unexplained spots on both sides near it, the middle of a tile through it
-    # staggered by a quarter
+    # staggered by a quarter (for instance: the 2-2's pips either side of the "2-2")
     middles = []
     for h in halves:
         d = left[:, :2] - h
@@ -1022,9 +1041,11 @@ def _lone_faces(
     ``LONE_FACE_WIDTH_REL``), in the first of ``frames`` (deconvolved, then as it was) that
     reads it. The seats' revealed tiles lie apart, nearer or farther from a tilted camera
     than the line, and the outline stage, tiling every face at the scene's width, can place
-    two tiles side by side the wrong way round. Faces are looked
+    two tiles side by side the wrong way round (for instance: a 4-3 above a 5-2, a gap
+    between them, both placed square to themselves and read as nothing). Faces are looked
     for at ``threshold``, then at the level of their own neighbourhood where lower: a tile
-    lit less than the line can break up under the scene's threshold."""
+    lit less than the line can break up under the scene's threshold (for instance: a
+    revealed 5-5, faces about 100, threshold 80, the face between its pips under it)."""
     crop = frames[-1]
     hh, ww = crop.shape
     occupied = np.zeros((hh, ww), dtype=np.uint8)
@@ -1110,9 +1131,12 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
     slid a little can lose a pip (a 3 read as a 2). Blur takes as much contrast from a
     real centre pip as from the corner pips. Likewise an 8 or a 9 has each middle of a
     side dark (the lighter pair at least ``centre_pip_min_contrast`` of its corners): a 6
-    or a 7 leaves one pair of them face, which blur darkens to half at most. A 6 or a 7 has one pair
-    of
-    them dark (the darker pair): a 5 has neither. Nor is a half right whose
+    or a 7 leaves one pair of them face, which blur darkens to half at most (for instance:
+    a crosswise 6-6 read "8-6" at 0.62 in the deconvolved frame looked at sharpened, the
+    pair of middles its 6 lacks 0.41 in the frame as it was). A 6 or a 7 has one pair of
+    them dark (the darker pair): a 5 has neither (for instance: a 0-5 read "6-0" at 0.28
+    in the deconvolved frame, its darker pair 0.22 of its corners in the frame as it was,
+    where the same 1,360 sixes had at least 0.85). Nor is a half right whose
     pips are darker than its face by less than ``pip_min_darkness_rel`` of what the scene's
     median half's are (``pip_typical_darkness`` with fewer than two halves with pips):
     deconvolved, a blank half's JPEG blocks can ring into pips, and the edges of a pile of
@@ -1135,7 +1159,7 @@ def _centres_seen(p: RecognitionParams, crop: U8, tiles: list[TileReading]) -> l
         wrong |= ((pips > 0) & (level < p.pip_min_darkness_rel * median)).any(axis=1)
         # a blank half with a pip at its centre, as dark as the scene's pips are but
         # for ``centre_pip_min_contrast``: a 1's (or a 3's, a 5's) that went uncounted
-        #
+        # (for instance: blur 1.5, a 1-0 carved in the frame as it was read "0-0")
         dark_centre = level > p.centre_pip_min_contrast * median
         wrong |= ((pips == 0) & dark_centre).any(axis=1)
     return [not bool(w) for w in wrong]
@@ -1263,7 +1287,8 @@ def _nudged_readings(
     that passes the checks, from ``upscale_min_confidence``, is kept. A tile placed by its
     outline in a dim, noisy frame can lie two pixels off along its axis: a row of its pip
     grid then falls on the bar, reads as ghosts, and the reading a pixel off counts a 3's
-    pips as a 2."""
+    pips as a 2 (for instance: a lone 3-2 read 2-2, its 3's middle pip at the half's
+    centre, and refused)."""
     kept = [t for t, ok in zip(tiles, seen, strict=True) if ok]
     found: list[TileReading] = []
     labels: I32 | None = None
@@ -1390,7 +1415,8 @@ def _read_rest(
     losers = [r for r in [*others, read] if r is not best]
     for other in losers:
         # place by place too: where another width reads other pips in a tile's place, more
-        # surely
+        # surely (for instance: a 4-3 read 4-2 at 0.51 at the scene's width, its 3's
+        # third pip joined to the bar and no spot, 4-3 at 0.70 and 0.74 at both others)
         best = _surer(p, best, other, best_width)
         rest = _unexplained(spots, best)
         for t in other:
@@ -1433,7 +1459,8 @@ def _blanks_at_other_widths(
     (the tiles read, the pips' spacing), clear of ``tiles``, with their bar seen. A double
     blank explains no pip, so :func:`_read_rest` never looks for one at another width; one
     of the seats' revealed tiles, far from a tilted camera, can be a fifth narrower than the
-    scene's width, which the bars set."""
+    scene's width, which the bars set (for instance: a 0-0 28.8 px wide in a scene read
+    at 38 px, the visible sides of thick tiles widening the bars)."""
     found: list[TileReading] = []
     for other in _other_widths(p, tiles, spots):
         if other <= 0 or abs(other / width - 1) <= p.width_retry_rel:
@@ -1549,11 +1576,14 @@ def _read_again(
             if width <= 0 or len(found) >= len(native) or _near(guess, width, p):
                 width, guessed = guess, len(found)
             # else the many tiles read first agree with their bars' width, and a few read
-            # enlarged, their bars shortened by blur, do not set another
+            # enlarged, their bars shortened by blur, do not set another (for instance:
+            # 1080p, blur 1.5, 17 tiles read at 34.5 px deconvolved, 27.5 px enlarged; a
+            # 3-0 then read "0-2" at that width)
         elif len(found) >= max(3, 2 * len(tiles)) and not _near(guess, width, p):
             # the first width came from a few tiles measured badly (blur): the many tiles
             # read where spots were unexplained agree on another one. A tile read at the old
-            # width goes, as below
+            # width goes, as below (for instance: a 0-0 at 13.5 px in a 23 px scene, which
+            # set the old width, kept the room of the real 0-0 until the end)
             width = guess
             tiles = [t for t in tiles if _near(_tile_width(t), width, p)]
         elif guessed and len(found) > max(2, guessed) and not _agree(guess, width, p):
@@ -1581,7 +1611,8 @@ def _read_again(
 
 def _spotted_blank(t: TileReading, spots: F64) -> bool:
     """Is ``t`` a double blank with two or more of ``spots`` well inside its face? A double
-    blank has none: it is a tile whose pips a look missed."""
+    blank has none: it is a tile whose pips a look missed (for instance: a crosswise 6-6
+    at blur 1.5 in dim light, JPEG 55, read "0-0" at 1.0 enlarged, over its twelve spots)."""
     return _pips(t) == 0 and int(np.count_nonzero(_inside(spots, t, across=0.4, along=0.4))) >= 2
 
 
@@ -1676,8 +1707,10 @@ def _read_outlines(
     if best:
         # the width reading most tiles need not read every tile: what the other widths
         # place clear of every tile kept is kept too (surest first), where it explains pips
-        # still unexplained or, a double blank
-        # explaining none, with its bar seen
+        # still unexplained (for instance: a blurred 1-4 at the end of a line, read at
+        # two of the faces' guesses, not at the one reading most tiles) or, a double blank
+        # explaining none, with its bar seen (for instance: a crosswise 0-0 between two
+        # blank halves at a turn)
         others = [t for read in reads if read is not best for t in read]
         rest = _unexplained(left, out)
         for t in sorted(others, key=lambda t: -t.confidence):
@@ -1847,7 +1880,8 @@ def _lone_ends(
     # taken by one row of samples at most: a neighbour read a pixel or two long
     free = (faced[..., 0] >= 0.9) & (taken[..., 0] <= 0.2)
     lone = free & ((taken[..., 1] >= 0.5) | (faced[..., 1] <= 0.3))
-    # beside it, the table or tiles read
+    # beside it, the table or tiles read (for instance: a 2-2 read across the 2s of a
+    # 2-4 and a 1-2 at a turn; beside the 1 lies the next row's crosswise double)
     open_beside = (on_face & ~in_other).mean(axis=-1)
     lone &= np.maximum(open_beside[..., 2], open_beside[..., 3]) <= 0.3
     return lone, free, faced[..., 0] <= 0.3
@@ -1905,7 +1939,9 @@ def _swapped(
         if len(rivals) < (2 if across_two and not narrow else 1):
             continue
         # a spot on the rim of a tile is one it leaves: a tile read too narrow at another
-        # tile's place reaches its pips with its rim
+        # tile's place reaches its pips with its rim (for instance, deconvolved: a "0-0"
+        # of 17.5 px over the blank of a 0-2 in a scene of 23, the 2's pips on its rim;
+        # the frame as it was reads the 0-2)
         if _fewer_left(spots, rest + rivals, out, rim=0.5):
             out = rest + rivals
     return out
@@ -1987,17 +2023,18 @@ def _surer(
     seen: U8 | None = None,
 ) -> list[TileReading]:
     """``tiles`` (read deconvolved) with each tile replaced by a tile of ``plain`` (the
-     frame as it was) read at the same place (both halves' centres within
-     ``same_place_max_rel`` of a width) and scale (``width_tolerance_rel``), with other pips,
-     more confidence and no more blank halves. Deconvolution sharpens a face's grain into
-     spots of pip size that the frame as it was does not have. Blur can hide a lone pip, and a blank
-     half's confidence says nothing of pips, hence no more blank halves; a tile read at another scale
-     is no reading of this
-     one. ``seen``: the frame as it
-     was, where a rival must have its halves' centres as its counts say (see
-     :func:`_centres_seen`): blur can take a 3's middle pip from the frame as it was, and the
-     "2" it leaves, surer by a little, is refused at the end, the tile it replaced with it
-    ."""
+    frame as it was) read at the same place (both halves' centres within
+    ``same_place_max_rel`` of a width) and scale (``width_tolerance_rel``), with other pips,
+    more confidence and no more blank halves. Deconvolution sharpens a face's grain into
+    spots of pip size that the frame as it was does not have (for instance: a 2-2 read
+    4-2 at 0.39 deconvolved, 2-2 at 0.57 as it was). Blur can hide a lone pip, and a blank
+    half's confidence says nothing of pips (for instance: a 1-0 read 0-0 at 1.0 as it
+    was), hence no more blank halves; a tile read at another scale is no reading of this
+    one (for instance: a 0-0 at 14.5 px over a 6-0 at 23 px). ``seen``: the frame as it
+    was, where a rival must have its halves' centres as its counts say (see
+    :func:`_centres_seen`): blur can take a 3's middle pip from the frame as it was, and the
+    "2" it leaves, surer by a little, is refused at the end, the tile it replaced with it
+    (for instance: a 3-3 read at 0.46 deconvolved, "2-2" at 0.48 as it was)."""
     out = []
     for t in tiles:
         rivals = [
@@ -2130,8 +2167,13 @@ def _blanks_in_rooms(
     the tiles' edges first, at each of ``ROOM_WIDTHS``, in the first of ``frames`` that
     reads it; kept with its bar seen in a frame and clear of ``tiles``. A double blank laid
     crosswise between two tiles and standing out of their line joins their faces, and no
-    outline of its own places it. In focus too, where
-    the scene's other widths read none."""
+    outline of its own places it (for instance: a 0-0 of thick tiles at blur 1.5 and JPEG
+    55, between a 2-0 and a 0-3, read deconvolved at 0.92 of the scene's width; its bar dips
+    6.2 there and 5.3 in the frame as it was, under the 5.5 that a double blank read
+    elsewhere needs: here the room is the evidence that a tile lies). In focus too, where
+    the scene's other widths read none (for instance: a lone 0-0 a pixel or two from a
+    5-5, 1.06 of the scene's width near a tilted camera; its outline, fitted at the scene's
+    width and at the pips' spacing, placed it 6-8 px off its bar)."""
     free, room, step = _free_room(frames[-1], threshold, tiles, width)
     if not room.any():
         return []
@@ -2343,10 +2385,11 @@ def _straddling_chains(
 
     def beyond(i: int, end: int) -> tuple[int, int] | None:
         """The double end to end with tile ``i`` beyond its ``end``, and its far end (a
-         tile read across a seam may be read at another scale: the scene's width counts).
-         Its centre lies a tile's length along, ``CHAIN_ALONG`` scene widths: where a look
-         set the scene's width from a seam read as a bar, the width can be a sixth short
-        ."""
+        tile read across a seam may be read at another scale: the scene's width counts).
+        Its centre lies a tile's length along, ``CHAIN_ALONG`` scene widths: where a look
+        set the scene's width from a seam read as a bar, the width can be a sixth short
+        (for instance, blur 1.5: a "0-0" at 18 px in a scene of 21, the chain's doubles
+        42.5 px apart)."""
         step = (1.0 if end else -1.0) * axis[i]
         d = (centre - centre[i]) / width
         along = d @ step
@@ -2410,7 +2453,7 @@ def _aligned(crop: U8, t: TileReading, width: float) -> TileReading:
 def _centred_across(face: npt.NDArray[np.bool_], t: TileReading, width: float) -> TileReading:
     """``t`` moved square to its axis into the middle of the band of ``face`` (faces with
     their pips and seams closed up) it lies in, where that band is about a tile wide: a
-    seam read as a bar can be placed a fifth of a tile off its line's middle (for instance), and the
+    seam read as a bar can be placed a fifth of a tile off its line's middle, and the
     squares beyond its ends then reach off the line."""
     axis = _half_axis(t)
     if axis is None or width <= 0:
@@ -2693,10 +2736,12 @@ def _read_places(
             continue
         tile = _peak_tile(p, crop, pr)
         if (tile is None or tile.confidence < p.upscale_min_confidence) and at is not pr:
-            # pips blur joined unevenly pull the centring off: the place as found is read too, kept
-            # only with its halves'
+            # pips blur joined unevenly pull the centring off (for instance: the left
+            # column of a 6 one region, the right one none, and the 6 moved a quarter of
+            # a tile across): the place as found is read too, kept only with its halves'
             # centres as its counts say in this frame (see _centres_seen), checked now: a
-            # place across two tiles takes their room from the right ones
+            # place across two tiles takes their room from the right ones (for instance:
+            # 4-5 at 0.48, across a crosswise 4-4 and the 5 beside it)
             tile = _peak_tile(p, crop, at)
             if tile is not None and not _centres_seen(p, crop, [tile])[0]:
                 tile = None
@@ -2710,7 +2755,8 @@ def _read_places(
 def _on_face(p: RecognitionParams, crop: U8, threshold: int, t: TileReading) -> bool:
     """Is each half of ``t`` face (``half_face_min``)? A place found without its bar can be
     slid off the tiles (a look either side of a seam, at a line's end), and dark spots on the
-    table beyond read as pips."""
+    table beyond read as pips (for instance: a "0-9" over a blank half and the dark rim a
+    deconvolved frame draws round the line, read across the seam beside it)."""
     axis = _half_axis(t)
     if axis is None:
         return False
@@ -2743,7 +2789,9 @@ def _bar_seen(p: RecognitionParams, crop: U8, t: TileReading) -> bool:
 #: (145); piles of light backs (``scripts/pile_eval.py``) read 44 false double blanks
 #: looking 0.85 out, 15 looking 0.65 out. With :func:`_bar_runs_on`, 0.65 out: 7 (and a
 #: "0-2"); 0.7 out: 8; 0.8 out: 14 or more. Held out, four 0-0s read right were dropped
-#: looking 0.65 out, their edges 0.7-0.8 out; three are kept looking 0.7 out, the fourth by the
+#: looking 0.65 out, their edges 0.7-0.8 out (another: a 0-0 at a corner of tiles 8 mm
+#: thick, their lit sides seen; three others: halves read closer together
+#: than their squares are wide, blur about 1); three are kept looking 0.7 out, the fourth by the
 #: look on past a side whose other side is bounded near (``_EDGE_FAR``)
 _EDGE_REACH = np.arange(0.35, 0.701, 0.05)
 
@@ -2782,7 +2830,8 @@ def _blank_bounded(
     on the faces of bigger ones, which run on past its sides. A double blank laid among
     tiles meets them at seams, which are darker than its face even blurred a pixel wide: of
     the double blanks read right in seed 1's sweep (257), none had a look reach 0.9, and the
-    faintest seams met in the held-out sweeps reach 0.93. Over twelve piles of 30 light-backed
+    faintest seams met in the held-out sweeps reach 0.93 (for instance: two looks at 0.92
+    and 0.93, kept at ``blank_edge_level`` 0.95). Over twelve piles of 30 light-backed
     tiles, each sharp and blurred 0.7, 1.0 and 1.5 px, with and without noise and JPEG 55
     (96 images, ``scripts/pile_eval.py``), 213 double blanks were read in 80 images without
     this look; with it, looking 0.85 of a width out, 44 in 33; 0.65 out, 15 in 13. A look
@@ -2868,7 +2917,7 @@ def _free_face_beside(
     had a band 0.7 or more face (the eight it kept, 0.9 or more), and the one tile with pips
     left (pile 9's "0-2", its 2 the table between backs) 1.0. Of the 613 double blanks read
     right in seeds 1 and 16's sweeps and the held-out scenes of the tests, none had a band
-    over 0.66; of the 8,214
+    over 0.66 (another, read off its face's middle; 99 in 100 under 0.25); of the 8,214
     tiles with pips read right in seed 1's sweep, none over 0.12, and of ddd-dev's (44 of
     its photos), none over 0.56. The tiles that explain face must be all those kept, double
     blanks too: ddd-dev's boards are played with two sets, and 1_18, 4_05 and 4_08 have two
@@ -2877,7 +2926,8 @@ def _free_face_beside(
     it).
 
     A tile with pips is refused only where both halves have such a band (the "0-2": 0.9 and
-    1.0): a tile beside one not read has one too."""
+    1.0): a tile beside one not read has one too (for instance, held out: a 1-1 beside an
+    unread 5-1 and 5-3, 0.87 beyond one half, 0.36 beyond the other)."""
     out = np.zeros((len(tiles), 2))
     axes = [_half_axis(t) for t in tiles]
     idx = [i for i, a in enumerate(axes) if a is not None]
@@ -3006,7 +3056,9 @@ def _strip_width(crop: U8, threshold: int, spots: F64) -> float:
     """The tile width as the width of the faces' strips (a line of tiles end to end is one
     tile wide): twice the typical distance from the strips' middles to their edges, pips
     closed up. Only the faces holding a spot count where any does: the white borders of the
-    markers at the table's corners are strips too, narrower than tiles."""
+    markers at the table's corners are strips too, narrower than tiles (for instance: two
+    tiles alone at blur 1.5, 21 px wide, measured 16 with the markers, 24 without; nothing
+    was read)."""
     if spots.shape[0] == 0:
         return 0.0
     k = 4 * round(float(np.median(spots[:, 2]))) + 1
@@ -3119,8 +3171,8 @@ def _on_marker(crop: U8, t: TileReading) -> bool:
     :func:`vision.calibration.detect_markers`), or within a quarter of its width of one,
     looked for in a window ``MARKER_REACH`` widths round it. With no table file the markers
     at the table's corners are in view, and as dark peaks their cells and black border, with
-    the table beyond, read like pips on a face. Marker codes are made to be told apart from anything
-    else,
+    the table beyond, read like pips on a face (for instance: a "0-6" over a white cell,
+    the border and the table). Marker codes are made to be told apart from anything else,
     so a tile beside one is never taken for it; the look costs about a millisecond and is
     made only for a tile read as dark peaks, a few per blurred scene."""
     width = _tile_width(t)
@@ -3135,7 +3187,7 @@ def _on_marker(crop: U8, t: TileReading) -> bool:
         quad = np.array(marker.corners, dtype=np.float32)
         sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
         if sides.min() < 0.5 * width:
-            continue  # a few pixels that decode by chance
+            continue  # a few pixels that decode by chance (for instance: 6 x 2 px)
         if cv2.pointPolygonTest(quad, (cx - x0, cy - y0), True) >= -0.25 * width:
             return True
     return False
@@ -3163,7 +3215,9 @@ def _peaks_at(p: RecognitionParams, crop: U8, pr: _Proposal) -> TileReading | No
         conf = 1.0 / (1.0 + (rms / p.layout_rms_soft) ** 2)
         if spacing > 0:
             # as in _score_tile: a standard layout at a spacing far from the standard one is
-            # part of another seen through a half placed off its tile
+            # part of another seen through a half placed off its tile (for instance: a
+            # 3's top pip lost in the seam beside it, its middle and corner pips a "2" at
+            # half the spacing, on a place nudged a quarter of a half along: "2-0" for 3-0)
             conf /= _spacing_divisor(p, spacing, STANDARD_SPACING)
         if n >= 2:
             conf *= min(1.0, 2.0 * float(got.depth.min() / got.depth.max()))
@@ -3254,20 +3308,22 @@ def _lattice_tiles(
     also: U8 | None = None,
 ) -> list[TileReading]:
     """``tiles`` plus tiles placed on the pips still unexplained. Every spot is tried at every
-     place of the pip lattice (see :func:`_lattice_cost`) of a tile square to the tiles read,
-     at the scene's width and at the width of the tile read nearest it (along and across
-     apart: a tile along a tilted camera's view is foreshortened along it). Places on face
-     whose lattice takes in the most spots, each within a tenth of a width of a pip place,
-     and no spot off it, are read like outline places (``loose``, a look after the others at
-     what they left: at ``LOOSE_WIDER`` times the scene's width too and as many times less
-    , and a spot off its place
-     by up to ``LOOSE_OFF_MAX`` of a width is neither taken in nor off it); not those well
-     into a tile read, nor those overlapping a place whose lattice takes in more spots. A
-     place is kept only clear of every tile, with a tile or the table beyond each end (a
-     place across the seam between two tiles has their other halves beyond it), and leaving
-     no unexplained spot beside it (two tiles side by side read across leave their other
-     halves' pips). ``also``: the deconvolved frame of a blurred ``crop``, where a place that
-     reads nothing in ``crop`` is read too."""
+    place of the pip lattice (see :func:`_lattice_cost`) of a tile square to the tiles read,
+    at the scene's width and at the width of the tile read nearest it (along and across
+    apart: a tile along a tilted camera's view is foreshortened along it). Places on face
+    whose lattice takes in the most spots, each within a tenth of a width of a pip place,
+    and no spot off it, are read like outline places (``loose``, a look after the others at
+    what they left: at ``LOOSE_WIDER`` times the scene's width too and as many times less
+    (for instance: a 1-5 of thick white tiles at blur 1.5, 20.8 px wide between tiles
+    read at 23, their visible sides taken in; its 1 read a tenth of a width off its half's
+    centre there, a tile too unsure to keep), and a spot off its place
+    by up to ``LOOSE_OFF_MAX`` of a width is neither taken in nor off it); not those well
+    into a tile read, nor those overlapping a place whose lattice takes in more spots. A
+    place is kept only clear of every tile, with a tile or the table beyond each end (a
+    place across the seam between two tiles has their other halves beyond it), and leaving
+    no unexplained spot beside it (two tiles side by side read across leave their other
+    halves' pips). ``also``: the deconvolved frame of a blurred ``crop``, where a place that
+    reads nothing in ``crop`` is read too."""
     if not tiles:
         return tiles
     left = _unexplained(spots, tiles)
@@ -3292,7 +3348,9 @@ def _lattice_tiles(
     inner = np.abs(ga) < 0.9
     chosen: list[tuple[int, _Proposal]] = []  # (spots on its lattice, place)
     tried = sorted({round(width, 1), *np.round(widths_read[nearest], 1).tolist()})
-    # and at the width the spots' own spacing gives
+    # and at the width the spots' own spacing gives (for instance: a crosswise 6-6 at
+    # blur 1.5, 21 px wide, between tiles read at the scene's 23.25, which put its pips off
+    # every place of a lattice that wide)
     pitch = _pitch_width(p, _distinct(left)) if left.shape[0] <= LATTICE_PITCH_SPOTS else 0.0
     if pitch > 0 and _near(pitch, width, p):
         tried = sorted({*tried, round(pitch, 1)})
@@ -3304,7 +3362,9 @@ def _lattice_tiles(
     scales = [(wa, wb) for wa in tried for wb in tried if 0.8 <= wa / wb <= 1.05]
     # the spots' own grid too, where it lies a few degrees off the tiles read (a line's one
     # tile read, turned 8 degrees off it: for instance), and first: of two places a few
-    # pixels apart, the one found first is kept
+    # pixels apart, the one found first is kept (for instance: a 2-4, 4-5 and 5-6 in a
+    # line 5 degrees off the one tile read before it; with places at both angles the walk
+    # along the chain, finding two next places, stopped)
     angles = [base]
     grid = _spot_angle(xy, width)
     if grid is not None and abs(_turned_by(grid, base)) > math.radians(2):
@@ -3373,7 +3433,8 @@ def _lattice_tiles(
     read += _read_at_widths(p, crop, labels, blobs, later, threshold=threshold, widths=tried)
     if also is not None:
         # a blurred frame's place can read right, but too unsure, where its deconvolved one
-        # reads it surely
+        # reads it surely (for instance: a 4-4 at a turn, read across with the 5-4's 4
+        # deconvolved, that one taken out; on its place 0.31-0.40 blurred, 0.62-0.77 sharp)
         missed = [
             q
             for (_, q), o in zip(chosen, over, strict=True)
@@ -3405,7 +3466,9 @@ def _lattice_tiles(
     closed = [_ends_closed(crop, threshold, tiles, t) for t in found]
     ends = [t for t, c in zip(found, closed, strict=True) if c]
     open_ = [t for t, c in zip(found, closed, strict=True) if not c]
-    # a place closed so can close another's end in turn
+    # a place closed so can close another's end in turn (for instance: a crosswise 6-6
+    # and the 6-4 beside it, neither read before; the 6-6's ends are on the table, the
+    # 6-4's lie on the 6-6 and the 4-4 read)
     while open_ and ends:
         closed = [_ends_closed(crop, threshold, tiles + ends, t) for t in open_]
         if not any(closed):
@@ -3456,7 +3519,9 @@ def _closed_chains(
     """Of ``places`` (tiles read on the pip lattice, one per place, clear of ``tiles``, with
     face free beyond an end), the chains end to end along a line from a closed end (a tile of
     ``tiles`` or the table beyond it) to another: where none of a line's last tiles was read,
-    each has only the next beyond it."""
+    each has only the next beyond it (for instance: a 3-4, a 4-5 and a 5-3 after the 6-3
+    read, the table beyond the 5-3; the lattice places tiles across their seams too, a 4-4
+    and a 5-5, whose ends both lie on face no tile takes)."""
     if not places:
         return []
     face = _line_faces(crop, threshold, width)
@@ -3504,7 +3569,9 @@ def _spot_angle(xy: F64, width: float) -> float | None:
     spots a pip step apart (0.2-0.36 of a tile ``width``; diagonal steps are 0.4) or two
     (0.47-0.58: a 4's or a 5's corners; a step and two across are 0.6) lie along their
     tile or across it. ``None`` with fewer than three such pairs. Two steps count: no pip
-    of a 4 or a 5 is a step from another."""
+    of a 4 or a 5 is a step from another (for instance: a 0-5 and a 5-2 down a turn
+    at blur 1.5, leaning 7 degrees off the tiles read, by the camera's angle; on places
+    at the tiles' angle the 5-2's pips fit no layout well, and both were unread)."""
     d = xy[None, :, :] - xy[:, None, :]
     dist = np.hypot(d[..., 0], d[..., 1])
     near = (dist >= 0.2 * width) & (dist <= 0.36 * width)
@@ -4341,7 +4408,9 @@ def _measure_bars(
             p, lab, centre=centre, across=across, length=ln, thickness=th, ext=ext[k].tolist()
         )
         # a bar stays inside its tile's face; a gap between two tiles lying long side to
-        # long side runs twice as far, out onto the table
+        # long side runs twice as far, out onto the table (for instance: a 5-0 above a
+        # 0-0, their bars paler than the face threshold, a fragment of the gap read as the
+        # bar of a "0-0" across both)
         if (
             bar is not None
             and spans[k] >= p.seam_span_rel * bar.width
@@ -5074,7 +5143,9 @@ def _carved_tiles(
         return []
     carved = _with_pips(blobs, rows)
     if any(marks):
-        # a piece of faint marks alone is no pip where it is no bar either
+        # a piece of faint marks alone is no pip where it is no bar either (for instance:
+        # noise sharpened by deconvolution, a wiggle of pixels a tenth darker than the face
+        # between the two columns of a 6, carved into a piece and counted as a seventh pip)
         was = blobs.marks if blobs.marks is not None else np.zeros(blobs.area.shape[0], np.bool_)
         carved = dataclasses.replace(carved, marks=np.concatenate([was, np.array(marks, np.bool_)]))
     new_labels = labels.copy()
