@@ -177,7 +177,16 @@ def _faces(lit_from: int, lit_to: int) -> ink.Ink:
     face = np.full((100, 300), 40, np.uint8)
     face[40:61, lit_from:lit_to] = 200
     blank = np.zeros_like(face)
-    return ink.Ink(face, blank, blank, blank, 20.0, 4.0)
+    lit, table = P.thin_lit_share * ink.percentile(face, 99), ink.percentile(face, 50)
+    return ink.Ink(face, blank, blank, blank, 20.0, 4.0, lit, table)
+
+
+def test_the_histogram_percentile_is_numpys() -> None:
+    rng = np.random.default_rng(5)
+    for shape, top in (((1, 1), 255), ((7, 3), 4), ((64, 48), 255), ((101, 33), 90)):
+        image = rng.integers(0, top + 1, shape).astype(np.uint8)
+        for q in (0.0, 10.0, 50.0, 90.0, 99.0, 99.7, 100.0):
+            assert ink.percentile(image, q) == pytest.approx(float(np.percentile(image, q)))
 
 
 def test_a_double_with_tiles_beyond_both_ends_is_an_inline_double() -> None:

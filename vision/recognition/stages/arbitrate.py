@@ -187,8 +187,7 @@ def inline_double(read: Read, ink: Ink, p: StagedParams) -> bool:
     a, b = read.halves
     if a.pips != b.pips:
         return False
-    lit = p.thin_lit_share * float(np.percentile(ink.face, 99))
-    if float(np.median(ink.face)) >= lit:
+    if ink.table >= ink.lit:
         return False  # a light table: faces cannot be told from it by their level
     prop = read.proposal
     c, u, n = (np.array(v, dtype=np.float64) for v in (prop.center, prop.across, prop.axis))
@@ -200,6 +199,6 @@ def inline_double(read: Read, ink: Ink, p: StagedParams) -> bool:
         levels = [
             float(ink.face[int(np.clip(y, 0, h - 1)), int(np.clip(x, 0, w - 1))]) for x, y in pts
         ]
-        if float(np.median(levels)) < lit:
+        if float(np.median(levels)) < ink.lit:
             return False
     return True

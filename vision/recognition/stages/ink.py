@@ -28,7 +28,8 @@ class Ink:
     """Working-resolution images, all ``(H, W)`` uint8: ``face`` (the darkest channel closed
     over pips and bars), ``contrast`` (``face`` minus the darkest channel),
     ``mask`` (1 on ink), ``thin`` (255 on thin ink); ``threshold`` in grey levels; ``pip_px``
-    in working pixels."""
+    in working pixels; ``lit``: the grey level from which a face counts as lit
+    (``thin_lit_share`` of the brightest faces); ``table``: the median level of ``face``."""
 
     face: U8
     contrast: U8
@@ -36,6 +37,21 @@ class Ink:
     thin: U8
     threshold: float
     pip_px: float
+    lit: float
+    table: float
+
+
+def percentile(image: U8, q: float) -> float:
+    """``np.percentile(image, q)`` (linear interpolation) of a uint8 image, from its
+    histogram: some forty times faster on a whole frame."""
+    counts = np.cumsum(cv2.calcHist([image], [0], None, [256], [0, 256]).ravel())
+    n = image.size
+    at = (n - 1) * q / 100.0
+    lo = min(int(at), n - 1)
+    t = at - lo
+    a = float(np.searchsorted(counts, lo, side="right"))
+    b = float(np.searchsorted(counts, min(lo + 1, n - 1), side="right"))
+    return b - (b - a) * (1.0 - t) if t >= 0.5 else a + (b - a) * t
 
 
 def _odd(x: float) -> int:
@@ -50,9 +66,9 @@ def find(
     very image when already found (working pixels), else they are looked for here."""
     k = _odd(2 * p.close_d * pip_px)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    face = np.asarray(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel))
-    contrast = np.asarray(cv2.subtract(face, grey))
-    threshold = max(p.ink_floor, p.ink_share * float(np.percentile(contrast, 99.7)))
+    face = np.asarray(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel), dtype=np.uint8)
+    contrast = np.asarray(cv2.subtract(face, grey), dtype=np.uint8)
+    threshold = max(p.ink_floor, p.ink_share * percentile(contrast, 99.7))
     ink = (contrast > threshold).astype(np.uint8)
     discs = np.zeros_like(ink)
     for x, y, size in (scale.round_blobs(grey) if blobs is None else blobs).tolist():
@@ -61,6 +77,15 @@ def find(
             cv2.circle(discs, (round(x), round(y)), radius, 1, -1)
     # bars and seams lie on faces: thin ink on a darker table (its pattern, a board's print)
     # is left out, so it neither hides nor fakes bars
-    lit = face >= p.thin_lit_share * float(np.percentile(face, 99))
-    thin = ((ink > 0) & (discs == 0) & lit).astype(np.uint8) * 255
-    return Ink(face.astype(np.uint8), contrast.astype(np.uint8), ink, thin, threshold, pip_px)
+    lit = p.thin_lit_share * percentile(face, 99)
+    thin = ((ink > 0) & (discs == 0) & (face >= lit)).astype(np.uint8) * 255
+    return Ink(
+        face,
+        contrast,
+        ink,
+        thin,
+        threshold,
+        pip_px,
+        lit,
+        percentile(face, 50),
+    )

@@ -53,37 +53,44 @@ class _Profiles:
         self.face = ink.face.astype(np.float32)
         self.seams = ink.contrast.astype(np.float32) * (ink.thin > 0)
 
-    def strongest_step(self, start: F64, v: F64, t0: float, t1: float) -> float:
-        """Distance from ``start`` along ``v`` (between ``t0`` and ``t1``) of the nearest
-        step of the face image or thin-ink line that is at least half as strong as the
-        strongest: a tile's top face ends before the side a tilted view also shows. A seam
-        counts where thin ink crosses the line (it is there half a pip to either side), not
-        where it runs along it (the bar a line across a tile starts on)."""
+    def strongest_steps(self, starts: F64, vs: F64, t0: float, t1: float) -> F64:
+        """For each row of ``starts`` and ``vs`` (``(K, 2)``), the distance from the start
+        along ``v`` (between ``t0`` and ``t1``) of the nearest step of the face image or
+        thin-ink line that is at least ``share`` of the strongest: a tile's top face ends
+        before the side a tilted view also shows. A seam counts where thin ink crosses the
+        line (it is there half a pip to either side), not where it runs along it (the bar a
+        line across a tile starts on). One resampling serves every row."""
         ts = np.arange(t0 - 2, t1 + 2, 0.5, dtype=np.float32)
         if len(ts) < 3:
-            return t1
-        xs = (start[0] + v[0] * ts).astype(np.float32)[None]
-        ys = (start[1] + v[1] * ts).astype(np.float32)[None]
-        f = cv2.remap(self.face, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[0]
-        side = np.array([-v[1], v[0]]) * self.offset
-        seam = np.minimum(
-            *(
-                cv2.remap(
-                    self.seams,
-                    xs + np.float32(k * side[0]),
-                    ys + np.float32(k * side[1]),
-                    cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REPLICATE,
-                )[0]
-                for k in (-1, 1)
-            )
+            return np.full(len(starts), t1)
+        xs = (starts[:, :1] + vs[:, :1] * ts).astype(np.float32)
+        ys = (starts[:, 1:] + vs[:, 1:] * ts).astype(np.float32)
+        f = cv2.remap(self.face, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        side = np.stack([-vs[:, 1], vs[:, 0]], axis=1) * self.offset
+        k = len(starts)
+        dx = np.concatenate([-side[:, :1], side[:, :1]]).astype(np.float32)
+        dy = np.concatenate([-side[:, 1:], side[:, 1:]]).astype(np.float32)
+        both = cv2.remap(
+            self.seams,
+            np.concatenate([xs, xs]) + dx,
+            np.concatenate([ys, ys]) + dy,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
         )
-        smooth = cv2.GaussianBlur(f.reshape(1, -1), (0, 0), 1.0).ravel()
-        score = 2 * np.abs(np.gradient(smooth)) + seam
+        seam = np.minimum(both[:k], both[k:])
+        smooth = cv2.GaussianBlur(f, (9, 1), 1.0, sigmaY=0.0)
+        grad = np.empty_like(smooth)
+        grad[:, 1:-1] = (smooth[:, 2:] - smooth[:, :-2]) / 2.0
+        grad[:, 0] = smooth[:, 1] - smooth[:, 0]
+        grad[:, -1] = smooth[:, -1] - smooth[:, -2]
+        score = 2 * np.abs(grad) + seam
         inside = np.where((ts >= t0) & (ts <= t1), score, -1.0)
-        strong = inside >= self.share * inside.max()
-        peaks = strong & (inside >= np.roll(inside, 1)) & (inside >= np.roll(inside, -1))
-        return float(ts[int(np.argmax(peaks))]) if peaks.any() else t1
+        strong = inside >= self.share * inside.max(axis=1, keepdims=True)
+        prev = np.concatenate([inside[:, -1:], inside[:, :-1]], axis=1)
+        after = np.concatenate([inside[:, 1:], inside[:, :1]], axis=1)
+        peaks = strong & (inside >= prev) & (inside >= after)
+        at = ts[np.argmax(peaks, axis=1)].astype(np.float64)
+        return np.where(peaks.any(axis=1), at, t1)
 
 
 def propose(
@@ -126,14 +133,13 @@ def _around(
     n = np.array([-u[1], u[0]])
     lo = max(min(0.4 * bar.length, sides[1] * expected), sides[0] * expected)
     hi = sides[1] * expected
-    e1 = prof.strongest_step(c, u, lo, hi)
-    e2 = prof.strongest_step(c, -u, lo, hi)
+    e1, e2 = (float(e) for e in prof.strongest_steps(np.stack([c, c]), np.stack([u, -u]), lo, hi))
     w = e1 + e2
     cc = c + u * (e1 - e2) / 2
     a, b = p.end_search[0] * w, p.end_search[1] * w
-    offsets = (-0.25 * w, 0.0, 0.25 * w)
-    la = float(np.median([prof.strongest_step(cc + u * o, n, a, b) for o in offsets]))
-    lb = float(np.median([prof.strongest_step(cc + u * o, -n, a, b) for o in offsets]))
+    starts = np.stack([cc + u * o for o in (-0.25 * w, 0.0, 0.25 * w)] * 2)
+    ends = prof.strongest_steps(starts, np.stack([n] * 3 + [-n] * 3), a, b)
+    la, lb = float(np.median(ends[:3])), float(np.median(ends[3:]))
     return Proposal(
         (float(cc[0]), float(cc[1])),
         (float(u[0]), float(u[1])),
