@@ -10,8 +10,7 @@ import pytest
 from recognition_support import ddd_dev_dir
 
 from controller.cli import main
-from vision.errors import TruthFormatError
-from vision.evaluation import (
+from devtools.evaluation import (
     EvalReport,
     ImageResult,
     evaluate_dir,
@@ -20,7 +19,7 @@ from vision.evaluation import (
     load_truth_dir,
     write_synthetic_set,
 )
-from vision.evaluation.scoring import (
+from devtools.evaluation.scoring import (
     COL_MISS,
     ROW_EMPTY,
     PredHalf,
@@ -29,6 +28,7 @@ from vision.evaluation.scoring import (
     score_ddd,
     score_generic,
 )
+from vision.errors import TruthFormatError
 
 # A 15x15 grid of 10 px cells whose top-left corner is at (100, 100).
 GRID = {"grid_corners_px": [[100, 100], [250, 100], [250, 250], [100, 250]]}
@@ -232,8 +232,8 @@ def test_eval_on_ddd_dev_subset(tmp_path: Path) -> None:
     items = load_truth_dir(src)
     assert len(items) == index["n_images"] == 100
     picked = [i for i in items if i.name in {"1_05.jpg", "3_20.jpg", "5_13.jpg"}]
-    from vision.evaluation.report import EvalReport
-    from vision.evaluation.runner import _score, read_image
+    from devtools.evaluation.report import EvalReport
+    from devtools.evaluation.runner import _score, read_image
     from vision.recognition import identify
 
     report = EvalReport(source="subset", kind="ddd")
@@ -244,8 +244,8 @@ def test_eval_on_ddd_dev_subset(tmp_path: Path) -> None:
 
 
 def test_report_groups_tile_identity_by_image_size_and_pip_diameter() -> None:
-    from vision.evaluation.report import EvalReport, ImageResult
-    from vision.evaluation.scoring import ImageScore
+    from devtools.evaluation.report import EvalReport, ImageResult
+    from devtools.evaluation.scoring import ImageScore
 
     def result(name: str, tiles: int, correct: int, pip: float, size: str) -> ImageResult:
         score = ImageScore(truth_tiles=tiles, tiles_correct=correct)

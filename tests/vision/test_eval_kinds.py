@@ -14,8 +14,7 @@ import numpy.typing as npt
 import pytest
 
 from controller.cli import main
-from vision.errors import TruthFormatError
-from vision.evaluation import (
+from devtools.evaluation import (
     CropReport,
     SceneReport,
     detect_kind,
@@ -24,7 +23,7 @@ from vision.evaluation import (
     evaluate_set,
     load_truth_dir,
 )
-from vision.evaluation.labels import (
+from devtools.evaluation.labels import (
     MISSED,
     RIGHT,
     WRONG,
@@ -34,6 +33,7 @@ from vision.evaluation.labels import (
     score_crop,
     score_scene,
 )
+from vision.errors import TruthFormatError
 from vision.recognition.synthetic import render_scene
 from vision.types import SURE_CONFIDENCE, HalfReading, SceneReading, TileReading
 

@@ -1,4 +1,4 @@
-"""Rendered photos (vision.render.photos): deterministic, truth that matches the pixels, tiles
+"""Rendered photos (devtools.render.photos): deterministic, truth that matches the pixels, tiles
 apart, backs blank, every look reachable, and the `fixture render-photos` CLI."""
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ import numpy as np
 import pytest
 
 from controller.cli import main
-from vision.evaluation.truth import load_truth_dir
-from vision.recognition.synthetic import SyntheticTile
-from vision.render.looks import (
+from devtools.evaluation.truth import load_truth_dir
+from devtools.render.looks import (
     BAR_KINDS,
     PIP_KINDS,
     SHADOW_KINDS,
@@ -26,7 +25,7 @@ from vision.render.looks import (
     Look,
     sample_look,
 )
-from vision.render.photos import (
+from devtools.render.photos import (
     CROP_FILL,
     CROP_SIDE,
     crop_look,
@@ -34,6 +33,7 @@ from vision.render.photos import (
     render_table,
     table_look,
 )
+from vision.recognition.synthetic import SyntheticTile
 
 
 def _clean(look: Look, **changes: object) -> Look:
@@ -123,7 +123,7 @@ def test_same_seed_same_bytes_and_seeds_differ() -> None:
 
 
 def test_the_package_exports_the_photos() -> None:
-    import vision.render as vr
+    import devtools.render as vr
 
     assert vr.render_crop is render_crop and vr.render_table is render_table
     assert vr.Look is Look and vr.sample_look is sample_look

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from vision import track_sweep as sweep_module
+from devtools import track_sweep as sweep_module
+from devtools.render.scene import RenderParams, sweep_params
+from devtools.track_sweep import SWEEP_RESOLUTIONS, sweep_points, track_sweep
 from vision.events import SceneSettled, TileAdded
-from vision.render.scene import RenderParams, sweep_params
-from vision.track_sweep import SWEEP_RESOLUTIONS, sweep_points, track_sweep
 from vision.tracking.truth import compare_with_truth
 from vision.types import SceneReading
 
