@@ -15,7 +15,6 @@ MAX_LINES = 600
 OVERSIZE = {
     Path("controller/table/session.py"),
     Path("controller/rules/hand.py"),
-    Path("devtools/render/photos.py"),
 }
 
 
