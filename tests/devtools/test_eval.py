@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from recognition_support import ddd_dev_dir
 
 from controller.cli import main
 from devtools.evaluation import (
@@ -28,6 +27,7 @@ from devtools.evaluation.scoring import (
     score_ddd,
     score_generic,
 )
+from tests.vision.recognition_support import ddd_dev_dir
 from vision.errors import TruthFormatError
 
 # A 15x15 grid of 10 px cells whose top-left corner is at (100, 100).
