@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("controller", "vision", "firmware_bridge")
+PACKAGES = ("controller", "vision", "firmware_bridge", "devtools")
 EXEMPT_TREE = Path("vision/recognition")
 MAX_LINES = 600
 
@@ -15,7 +15,6 @@ MAX_LINES = 600
 OVERSIZE = {
     Path("controller/table/session.py"),
     Path("controller/rules/hand.py"),
-    Path("vision/render/photos.py"),
 }
 
 

@@ -107,7 +107,7 @@ def fixture_problems(
     truth record when it stands in for the recogniser."""
     from controller.errors import ControllerError
     from controller.rules.options import build_rules
-    from controller.runtime.fixture import fixture_match
+    from controller.runtime.fixture_player import fixture_match
     from firmware_bridge.errors import BridgeError
     from firmware_bridge.sim import load_buttons
     from vision.calibration import load_table

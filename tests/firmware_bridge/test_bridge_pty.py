@@ -203,7 +203,7 @@ def test_device_sim_command_replays_buttons_jsonl(tmp_path: Path) -> None:
     )
     proc = subprocess.Popen(
         [
-            *(sys.executable, "-m", "firmware_bridge.sim_cli", "--buttons", str(script)),
+            *(sys.executable, "-m", "firmware_bridge.cli.sim", "--buttons", str(script)),
             *("--speed", "2", "--exit-when-done", "--no-keyboard"),
         ],
         stdout=subprocess.PIPE,
@@ -232,7 +232,7 @@ def test_device_sim_keyboard_keys_make_gestures_reboot_and_quit() -> None:
     import os
     import threading
 
-    from firmware_bridge import sim_cli
+    from firmware_bridge.cli import sim as sim_cli
 
     parser = argparse.ArgumentParser()
     sim_cli.add_arguments(parser)

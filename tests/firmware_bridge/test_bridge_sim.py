@@ -46,7 +46,7 @@ def test_device_sim_is_a_sub_command(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_bench_rows_have_the_shared_shape() -> None:
-    from firmware_bridge.bench import bench_lossy_presses
+    from firmware_bridge.bench.link import bench_lossy_presses
 
     rows = bench_lossy_presses(200)
     assert {tuple(sorted(r)) for r in rows} == {("name", "note", "target", "unit", "value")}

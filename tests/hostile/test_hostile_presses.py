@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from firmware_bridge.bench import FAULTS
+from firmware_bridge.bench.link import FAULTS
 from firmware_bridge.device import DeviceCore
 from firmware_bridge.faults import FaultRates, LossyLink
 from firmware_bridge.types import ButtonGesture, DeviceRebooted, Gesture

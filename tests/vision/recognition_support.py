@@ -13,9 +13,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from devtools.render.stills import still_scene
 from vision.recognition import identify
 from vision.recognition.synthetic import SyntheticScene
-from vision.render.stills import still_scene
 from vision.types import SceneReading
 
 REPO = Path(__file__).resolve().parents[2]

@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from controller.cli import main
+from devtools.render.camera import camera_homography
+from devtools.render.scene import RenderParams, SceneRenderer
 from vision.calibration.drawing import annotate_calibration, marker_sheet, write_marker_sheet
 from vision.calibration.geometry import MarkerPlacement, Rect, TableGeometry, default_geometry
 from vision.calibration.markers import calibrate, detect_markers
 from vision.calibration.tablefile import load_table, save_table
 from vision.errors import CalibrationError
-from vision.render.camera import camera_homography
-from vision.render.scene import RenderParams, SceneRenderer
 
 DPI = 150
 PPM = DPI / 25.4

@@ -9,6 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
+from devtools.render.looks import Look
+from devtools.render.photos import crop_look, render_crop
 from vision.recognition.halfnet import (
     HALF_PX,
     N_CLASSES,
@@ -17,8 +19,6 @@ from vision.recognition.halfnet import (
     half_patch,
     min_channel,
 )
-from vision.render.looks import Look
-from vision.render.photos import crop_look, render_crop
 
 
 def _clean(look: Look) -> Look:

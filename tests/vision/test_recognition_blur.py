@@ -19,15 +19,15 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from devtools.render.scene import RenderParams, SceneRenderer
+from devtools.render.stills import render_stills
+from devtools.render.tiles import PlacedTile
 from vision.calibration.geometry import default_geometry
 from vision.recognition import identify
 from vision.recognition.layouts import layout
 from vision.recognition.params import RecognitionParams
 from vision.recognition.peaks import half_patch, half_peaks
 from vision.recognition.poses import TilePose, dominant_angle, fit_poses
-from vision.render.scene import RenderParams, SceneRenderer
-from vision.render.stills import render_stills
-from vision.render.tiles import PlacedTile
 from vision.types import Point, SceneReading
 
 U8 = npt.NDArray[np.uint8]

@@ -9,10 +9,10 @@ import math
 import numpy as np
 import pytest
 
+from devtools.render.scene import RenderParams, SceneRenderer
+from devtools.render.tiles import PlacedTile
 from vision.calibration.geometry import default_geometry
 from vision.recognition import identify
-from vision.render.scene import RenderParams, SceneRenderer
-from vision.render.tiles import PlacedTile
 
 #: (pips, centre mm, angle deg): 5-1, 6-5 | 6-6 crosswise | 6-4, 4-3
 LINE = (

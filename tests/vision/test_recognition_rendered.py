@@ -12,11 +12,11 @@ from typing import Any
 import cv2
 import pytest
 
-from vision.fixture import render_fixture
+from devtools.fixture_writer import render_fixture
+from devtools.render.sample import LATIN_BLOCKED_HAND
+from devtools.render.scene import RenderParams
+from devtools.render.stills import render_stills
 from vision.recognition import identify
-from vision.render.sample import LATIN_BLOCKED_HAND
-from vision.render.scene import RenderParams
-from vision.render.stills import render_stills
 from vision.tracking.replay import track_fixture
 from vision.tracking.truth import added_tiles
 from vision.types import SceneReading

@@ -11,6 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from devtools.fixture_writer import render_fixture
+from devtools.render.layout import parse_tile
+from devtools.render.sample import LATIN_BLOCKED_HAND, sample_record
+from devtools.render.scene import TILE_LOOKS, RenderParams
+from devtools.render.tiles import PlacedTile
 from vision.calibration.geometry import TableGeometry, default_geometry
 from vision.events import (
     MotionStarted,
@@ -21,12 +26,7 @@ from vision.events import (
     TilesRevealed,
     Unsure,
 )
-from vision.fixture import render_fixture
 from vision.motion import SettleDetector, SettleParams
-from vision.render.layout import parse_tile
-from vision.render.sample import LATIN_BLOCKED_HAND, sample_record
-from vision.render.scene import TILE_LOOKS, RenderParams
-from vision.render.tiles import PlacedTile
 from vision.sources import FakeClock, Frame, VideoFileSource
 from vision.tracking.occlusion import SkinOcclusion
 from vision.tracking.replay import track_fixture
@@ -482,7 +482,7 @@ def test_simulated_records_render_and_track_exactly(
 def _table_frames(look: str) -> tuple[TableGeometry, list[np.ndarray]]:
     """A dim walnut table as the camera sees it: bare, with 28 tiles laid, with those tiles and
     an arm reaching in (the hand over the tiles), and with the arm's hand beside them."""
-    from vision.render.scene import ArmPose, SceneRenderer
+    from devtools.render.scene import ArmPose, SceneRenderer
 
     params = RenderParams(
         width=1280,

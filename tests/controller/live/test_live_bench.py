@@ -6,7 +6,7 @@ import os
 
 from live_support import IN_CI
 
-from controller import live_bench
+from controller.bench import live as live_bench
 
 KEYS = {"name", "value", "unit", "target", "note"}
 

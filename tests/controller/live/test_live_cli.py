@@ -24,7 +24,7 @@ def test_commands_are_registered(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_registering_does_not_import_heavy_libraries() -> None:
     code = (
-        "import sys, argparse; from controller import live_cli;"
+        "import sys, argparse; from controller.cli import live as live_cli;"
         "p = argparse.ArgumentParser(); live_cli.register(p.add_subparsers());"
         "print([m for m in ('fastapi', 'paho', 'amqtt', 'uvicorn') if m in sys.modules])"
     )

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from controller.live.models import EventPayload, StateBody
 from controller.runtime import MemoryPublisher, SystemClock, TableRuntime
-from controller.runtime.fixture import run_fixture
+from controller.runtime.fixture_player import run_fixture
 from controller.runtime.live_hooks import LiveStationPublisher
 from controller.table import replay_inputs, snapshot
 from controller.table.snapshot import live_state_body

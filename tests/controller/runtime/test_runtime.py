@@ -166,7 +166,7 @@ def test_the_recogniser_is_told_the_set_each_match_plays() -> None:
 
 
 def test_bench_rows_have_the_shared_shape() -> None:
-    from controller.runtime_bench import _session_steps
+    from controller.bench.runtime import _session_steps
 
     (row,) = _session_steps(quick=True)
     assert set(row) == {"name", "value", "unit", "target", "note"}
