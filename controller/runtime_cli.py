@@ -143,12 +143,11 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     import tempfile
 
     from controller.journal import Journal
-    from controller.runtime import MemoryPublisher, SystemClock, TableRuntime
+    from controller.runtime import SystemClock, TableRuntime
     from controller.runtime.fixture import run_fixture
     from controller.runtime.live_hooks import LiveServices, start_live
     from controller.runtime.narrate import Narrator
     from controller.runtime.preflight import check_demo
-    from controller.runtime.publisher import FanoutPublisher, Publisher
     from controller.table import result_json
     from controller.table.state import provisional_leader
 
@@ -181,10 +180,6 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     if not quiet:
         print(f"demo: fixture {fixture}", file=err)
         print(f"demo: {live.note}", file=err)
-    memory = MemoryPublisher()
-    publishers: list[Publisher] = [memory]
-    if live.publisher is not None:
-        publishers.append(live.publisher)
     narrator = Narrator()
 
     def say(text: str) -> None:
@@ -216,7 +211,7 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
                     runtime = TableRuntime(
                         table=args.table,
                         journal=journal,
-                        publisher=FanoutPublisher(publishers),
+                        publisher=live.publisher,
                         on_event=show,
                     )
                     if runtime.restored_inputs:

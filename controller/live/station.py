@@ -2,14 +2,15 @@
 MQTT publisher, and optionally the scoreboard served from the same process.
 
 This is what ``domino-table demo`` uses for its zero-setup default: no broker and no scoreboard
-to start by hand. ``domino-table run`` uses only the publisher, against a real broker.
+to start by hand. ``domino-table run`` uses only the publisher, against a real broker. The table
+publishes through :attr:`LiveStation.publisher` (the :class:`~controller.live.port.Publisher` on
+MQTT) once the station has started.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping
 from types import TracebackType
 from typing import Any, Self
 
@@ -18,23 +19,15 @@ from pydantic import ValidationError
 from controller.clock import Clock, SystemClock
 from controller.live.broker import EmbeddedBroker
 from controller.live.errors import LiveConfigError
-from controller.live.models import DeviceView, StateBody
 from controller.live.publisher import CommandHandler, MqttPublisher, StatusHandler
 from controller.live.settings import MqttSettings, ScoreboardSettings, TableSettings, short_reason
 
 log = logging.getLogger(__name__)
 
-_STATE_KEYS = ("match", "hand", "alerts", "device")
-
-
-def state_body(snapshot: Mapping[str, Any]) -> StateBody:
-    """The MQTT state body of a table snapshot (the table session's fields of the same names)."""
-    return StateBody.model_validate({k: snapshot[k] for k in _STATE_KEYS if k in snapshot})
-
 
 class LiveStation:
-    """Start with :meth:`start` (or ``with``); publish with :meth:`publish_state` and
-    :meth:`publish_event`; :meth:`stop` says ``offline`` and shuts everything down."""
+    """Start with :meth:`start` (or ``with``); publish through :attr:`publisher` (set while
+    started); :meth:`stop` says ``offline`` and shuts everything down."""
 
     def __init__(
         self,
@@ -117,19 +110,6 @@ class LiveStation:
         self._on_command = handler
         if self.publisher is not None:
             self.publisher.set_command_handler(handler)
-
-    def publish_state(self, snapshot: Mapping[str, Any]) -> None:
-        if self.publisher is not None:
-            self.publisher.publish_state(state_body(snapshot))
-
-    def publish_event(self, type_: str, data: Mapping[str, Any]) -> None:
-        if self.publisher is not None:
-            self.publisher.publish_event(type_, data)
-
-    def publish_device(self, link: str, detail: str | None = None) -> None:
-        if self.publisher is not None:
-            view = DeviceView.model_validate({"link": link, "detail": detail})
-            self.publisher.publish_device(view)
 
     def stop(self) -> None:
         if self.publisher is not None:

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from controller.runtime.publisher import Publisher
+from controller.live.port import Publisher
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)
 class LiveServices:
+    """The live side as the runtime holds it: the station's MQTT publisher (None when live state
+    is off), a line saying where it publishes, and the station to stop."""
+
     publisher: Publisher | None
     note: str
     station: Any = None
@@ -101,7 +104,7 @@ def start_live(
     notes.insert(0, f"MQTT via {where}")
     if station.scoreboard_url:
         notes.append(f"scoreboard at {station.scoreboard_url}")
-    return LiveServices(LiveStationPublisher(station), "; ".join(notes), station)
+    return LiveServices(station.publisher, "; ".join(notes), station)
 
 
 def _status_lines(say: Callable[[str], None]) -> Callable[[Any], None]:
@@ -114,25 +117,3 @@ def _status_lines(say: Callable[[str], None]) -> Callable[[Any], None]:
             say(status.describe())
 
     return on_status
-
-
-class LiveStationPublisher:
-    """The runtime's :class:`Publisher` over ``controller.live``'s ``LiveStation``."""
-
-    def __init__(self, station: Any) -> None:
-        self.station = station
-
-    def publish_state(self, snapshot: Mapping[str, Any]) -> None:
-        from controller.table.snapshot import live_state_body
-
-        self.station.publish_state(live_state_body(dict(snapshot)))
-
-    def publish_event(self, event: Mapping[str, Any]) -> None:
-        data = {k: v for k, v in event.items() if k not in ("seq", "t", "kind")}
-        self.station.publish_event(str(event["kind"]), data)
-        if event.get("kind") == "device":
-            self.station.publish_device(str(event["link"]), str(event.get("detail") or ""))
-
-    def set_availability(self, online: bool) -> None:
-        """The station publishes ``online`` when it starts and ``offline`` (its last will) when
-        it stops: nothing to do per call."""
