@@ -73,6 +73,7 @@ def bench_settle_to_subscriber() -> list[dict[str, object]]:
 
     from controller.journal import Journal
     from controller.live.broker import EmbeddedBroker, MosquittoBroker
+    from controller.live.settings import station_settings
     from controller.live.station import LiveStation
     from controller.runtime import SystemClock, TableRuntime
     from controller.runtime.fixture import run_fixture
@@ -101,7 +102,7 @@ def bench_settle_to_subscriber() -> list[dict[str, object]]:
         sub.subscribe("domino/v1/bench/state", qos=1)
         sub.loop_start()
         with (
-            LiveStation(table="bench", broker_url=broker.url) as station,
+            LiveStation(station_settings(table="bench", broker=broker.url)) as station,
             tempfile.TemporaryDirectory() as tmp,
             Journal(Path(tmp) / "j.sqlite") as journal,
         ):

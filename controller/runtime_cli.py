@@ -153,7 +153,7 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
 
     err = err or sys.stderr
     fixture = args.fixture or DEFAULT_FIXTURE
-    check_demo(
+    settings = check_demo(
         fixture=fixture,
         speed=args.speed,
         table=args.table,
@@ -168,14 +168,11 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     options: dict[str, object] = {}
     if args.target is not None or not args.fixture_only:
         options["target"] = args.target if args.target is not None else DEMO_TARGET
-    if args.no_live:
+    if settings is None:
         live = LiveServices(None, "live state off (--no-live)")
     else:
         live = start_live(
-            broker=args.broker,
-            http_port=args.http_port,
-            table=args.table,
-            on_broker=lambda line: print(f"demo: {line}", file=err, flush=True),
+            settings, on_broker=lambda line: print(f"demo: {line}", file=err, flush=True)
         )
     if not quiet:
         print(f"demo: fixture {fixture}", file=err)

@@ -10,17 +10,13 @@ MQTT) once the station has started.
 from __future__ import annotations
 
 import logging
-import secrets
 from types import TracebackType
 from typing import Any, Self
 
-from pydantic import ValidationError
-
 from controller.clock import Clock, SystemClock
 from controller.live.broker import EmbeddedBroker
-from controller.live.errors import LiveConfigError
 from controller.live.publisher import CommandHandler, MqttPublisher, StatusHandler
-from controller.live.settings import MqttSettings, ScoreboardSettings, TableSettings, short_reason
+from controller.live.settings import ScoreboardSettings, StationSettings
 
 log = logging.getLogger(__name__)
 
@@ -31,77 +27,57 @@ class LiveStation:
 
     def __init__(
         self,
+        settings: StationSettings,
         *,
-        table: str = "table-1",
-        broker_url: str | None = None,
-        http_port: int | None = None,
-        http_host: str = "127.0.0.1",
         clock: Clock | None = None,
         on_broker_status: StatusHandler | None = None,
-        cmd_key: str | None = None,
     ) -> None:
-        self.table = table
-        self._broker_url = broker_url
-        self._http_port = http_port
-        self._http_host = http_host
+        self.settings = settings
+        self.table = settings.table.table
         self._clock = clock or SystemClock()
         self._on_broker_status = on_broker_status
         self._embedded: EmbeddedBroker | None = None
         self._server: Any = None
         self.publisher: MqttPublisher | None = None
         self._on_command: CommandHandler | None = None
-        try:
-            self._table_settings = TableSettings(table=table)
-            if cmd_key is None and http_port is not None and self._table_settings.cmd_key is None:
-                # the scoreboard is ours, in this process: both ends share a key made now
-                cmd_key = secrets.token_hex(32)
-            if cmd_key is not None:
-                self._table_settings = TableSettings.model_validate(
-                    {**self._table_settings.model_dump(), "cmd_key": cmd_key}
-                )
-            if broker_url is not None:
-                MqttSettings(url=broker_url)
-        except ValidationError as exc:
-            raise LiveConfigError(f"bad live settings: {short_reason(exc)}") from None
-        except ValueError as exc:  # pydantic-settings' own (a value that is not JSON)
-            raise LiveConfigError(f"bad live settings: {exc}") from None
 
     @property
     def broker_url(self) -> str | None:
-        return self._embedded.url if self._embedded is not None else self._broker_url
+        return self._embedded.url if self._embedded is not None else self.settings.mqtt.url
 
     @property
     def scoreboard_url(self) -> str | None:
         return None if self._server is None else f"{self._server.url}/table/{self.table}"
 
     def start(self) -> None:
-        url = self._broker_url
-        if url is None:
+        mqtt = self.settings.mqtt
+        if mqtt.url is None:
             self._embedded = EmbeddedBroker()
             self._embedded.start()
-            url = self._embedded.url
-        mqtt = MqttSettings(url=url)
+            mqtt = mqtt.model_copy(update={"url": self._embedded.url})
+        table = self.settings.table
         self.publisher = MqttPublisher(
             mqtt,
-            self._table_settings,
+            table,
             clock=self._clock,
             on_status=self._on_broker_status,
             on_command=self._on_command,
         )
         self.publisher.start()
-        if self._http_port is not None:
+        http_port, http_host = self.settings.http_port, self.settings.http_host
+        if http_port is not None:
             from controller.live.app import create_app
             from controller.live.server import ServerThread
 
-            board = ScoreboardSettings(mqtt=mqtt, http_host=self._http_host)
+            board = ScoreboardSettings(mqtt=mqtt, http_host=http_host)
             # this table is the board's own: tracked, and its commands signed with its key
             keys = dict(board.cmd_keys)
-            if self._table_settings.cmd_key is not None:
-                keys.setdefault(self.table, self._table_settings.cmd_key)
+            if table.cmd_key is not None:
+                keys.setdefault(self.table, table.cmd_key)
             board = board.model_copy(
                 update={"cmd_keys": keys, "tables": [*board.tables, self.table]}
             )
-            self._server = ServerThread(create_app(board), self._http_host, self._http_port)
+            self._server = ServerThread(create_app(board), http_host, http_port)
             self._server.start()
             log.info("scoreboard on %s", self.scoreboard_url)
 

@@ -22,7 +22,9 @@ Config (every section optional except what the command needs)::
     path = "/var/lib/domino-table/journal.sqlite"
 
 Environment: ``DOMINO_TABLE_ID``, ``DOMINO_CAMERA``, ``DOMINO_SERIAL_PORT``, ``DOMINO_BROKER_URL``,
-``DOMINO_JOURNAL`` override the file.
+``DOMINO_MQTT_ROOT``, ``DOMINO_JOURNAL`` override the file. The live side's settings
+(:class:`~controller.live.settings.StationSettings`: broker, topic root, table, and the rest of
+``DOMINO_MQTT_*`` / ``DOMINO_TABLE_*``) are built once, by the preflight, and handed to it.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ class RunConfig:
     table_file: Path | None = None
     serial: str = "auto"
     broker: str | None = None
-    topic_root: str = "domino/v1"
+    topic_root: str | None = None  # None: DOMINO_MQTT_ROOT, else domino/v1
     preset: str = "latin"
     options: Mapping[str, object] = field(default_factory=dict)
     seats: tuple[str, ...] | None = None
@@ -183,7 +185,7 @@ def check_config(
         table_file=None if table_file is None else base / table_file,
         serial=text("serial", "port", "auto") or "auto",
         broker=text("broker", "url", None),
-        topic_root=text("broker", "root", "domino/v1") or "domino/v1",
+        topic_root=text("broker", "root", None),
         preset=text("rules", "preset", "latin") or "latin",
         options=dict(options),
         seats=None if seats is None else tuple(seats),
@@ -195,6 +197,7 @@ def check_config(
         camera=env.get("DOMINO_CAMERA", config.camera),
         serial=env.get("DOMINO_SERIAL_PORT", config.serial),
         broker=env.get("DOMINO_BROKER_URL", config.broker),
+        topic_root=env.get("DOMINO_MQTT_ROOT", config.topic_root),
         journal=Path(env["DOMINO_JOURNAL"]) if "DOMINO_JOURNAL" in env else config.journal,
     )
     from controller.errors import ControllerError
@@ -263,11 +266,9 @@ def run_table(
     )
     clock = SystemClock()
     start = clock.monotonic()
+    assert check.live is not None  # else a fatal problem above
     live = start_live(
-        broker=config.broker,
-        http_port=None,
-        table=config.table,
-        on_broker=lambda line: print(f"run: {line}", file=err, flush=True),
+        check.live, on_broker=lambda line: print(f"run: {line}", file=err, flush=True)
     )
     runtime: TableRuntime | None = None  # made below; the reader asks it the set in play
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from controller.journal import Journal
 from controller.live.broker import EmbeddedBroker
+from controller.live.settings import station_settings
 from controller.runtime.live_hooks import start_live
 from controller.runtime.preflight import journal_problems
 
@@ -48,7 +49,7 @@ def test_live_says_when_its_broker_goes_and_comes_back_not_when_all_is_well() ->
     broker = EmbeddedBroker()
     broker.start()
     port = broker.port
-    live = start_live(broker=broker.url, http_port=None, table="t1", on_broker=lines.put)
+    live = start_live(station_settings(table="t1", broker=broker.url), on_broker=lines.put)
     try:
         assert live.station is not None
         url = f"mqtt://127.0.0.1:{port}"
