@@ -157,24 +157,17 @@ def fixture_problems(
 
 
 def live_settings(
-    problems: list[str],
-    *,
-    table: str,
-    broker: str | None,
-    root: str | None = None,
-    http_port: int | None = None,
-) -> StationSettings | None:
-    """The live side's settings, built once here for the run to use; when they cannot be built,
-    None and the reason appended to ``problems`` (unless those already say what is wrong)."""
+    *, table: str, broker: str | None, root: str | None = None, http_port: int | None = None
+) -> tuple[StationSettings | None, list[str]]:
+    """The live side's settings, built once here for the run to use, or None and the one line
+    that says why not (a wrong ``DOMINO_TABLE_*`` or ``DOMINO_MQTT_*`` value, a topic root)."""
     from controller.live.errors import LiveConfigError
     from controller.live.settings import station_settings
 
     try:
-        return station_settings(table=table, broker=broker, root=root, http_port=http_port)
+        return station_settings(table=table, broker=broker, root=root, http_port=http_port), []
     except LiveConfigError as exc:
-        if not problems:
-            problems.append(str(exc))
-        return None
+        return None, [str(exc)]
 
 
 def check_demo(
@@ -204,8 +197,8 @@ def check_demo(
         if http_port is not None and not 0 <= http_port <= 65535:
             found.append(f"--http-port {http_port}: must be 0-65535")
         found += broker_problems(broker, option="--broker")
-        settings = live_settings(found, table=table, broker=broker, http_port=http_port)
-        problems += found
+        settings, unusable = live_settings(table=table, broker=broker, http_port=http_port)
+        problems += found or unusable  # a wrong table or broker already says why
         # probe only once everything else is known to be usable: it takes up to a few seconds
         if not problems and settings is not None and probe is not None:
             problems += broker_problems(
@@ -303,12 +296,14 @@ def check_table(
         check.problem(str(exc))
 
     broker = broker_problems(config.broker, option="[broker] url")
-    check.live = live_settings(
-        broker, table=config.table, broker=config.broker, root=config.topic_root
+    check.live, unusable = live_settings(
+        table=config.table, broker=config.broker, root=config.topic_root
     )
-    for line in broker:
+    if broker or table_problems(config.table, option=""):
+        unusable = []  # the wrong table or broker URL is said already
+    for line in [*broker, *unusable]:
         check.problem(line)
-    if not broker:
+    if not broker and not unusable:
         if config.broker is None:
             check.ok.append(
                 "broker: none configured, an embedded one is started (set [broker] url for a "

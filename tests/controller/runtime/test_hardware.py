@@ -68,6 +68,13 @@ def test_the_configs_broker_root_and_table_reach_the_live_side_built_once(
     assert "bad live settings: root: topic root: letters, digits, '_', '-', separated by '/'" in (
         check.fatal
     )
+    # a wrong table id is said once, by the check that names where it comes from
+    check = check_table(load_config(path, env={"DOMINO_TABLE_ID": "a b"}), where="t", probe=None)
+    check.close()
+    assert check.live is None
+    assert [line for line in check.fatal if "table id" in line or "live" in line] == [
+        "t: table 'a b': a table id is 1-64 letters, digits, '_' or '-'"
+    ]
 
 
 @pytest.mark.parametrize(
