@@ -311,7 +311,8 @@ def _stop_signals() -> Iterator[None]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from controller.runtime.hardware import read_config, run_table
+    from controller.runtime.config import read_config
+    from controller.runtime.hardware import run_table
 
     config, problems = read_config(args.config)
     return run_table(
@@ -320,7 +321,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _record(args: argparse.Namespace) -> int:
-    from controller.runtime.hardware import RunConfig, load_config, record_fixture
+    from controller.runtime.config import RunConfig, load_config
+    from controller.runtime.hardware import record_fixture
 
     config = load_config(args.config) if args.config else RunConfig()
     return record_fixture(

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from controller.runtime.config import RunConfig
 from controller.runtime.core import TableRuntimeError
 from controller.runtime.devices import open_camera, serial_factory
 
@@ -239,7 +240,7 @@ class TableCheck:
 
 
 def check_table(
-    config: Any,
+    config: RunConfig,
     *,
     where: str,
     probe: BrokerProbe | None = default_probe,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.runtime.hardware import ConfigError, load_config
+from controller.runtime.config import ConfigError, load_config
 from controller.runtime.preflight import check_table
 
 GOOD = """
