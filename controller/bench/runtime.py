@@ -28,11 +28,11 @@ def _row(name: str, value: float, unit: str, target: str | None, note: str) -> d
 
 def bench_settle_to_state() -> list[dict[str, object]]:
     from controller.journal import Journal
-    from controller.runtime import MemoryPublisher, SystemClock, TableRuntime
+    from controller.runtime import FakePublisher, SystemClock, TableRuntime
     from controller.runtime.fixture_player import DEFAULT_FIXTURE, run_fixture
 
     with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "j.sqlite") as journal:
-        runtime = TableRuntime(journal=journal, publisher=MemoryPublisher())
+        runtime = TableRuntime(journal=journal, publisher=FakePublisher(clock=SystemClock()))
         report = run_fixture(
             DEFAULT_FIXTURE,
             runtime,
@@ -72,12 +72,11 @@ def bench_settle_to_subscriber() -> list[dict[str, object]]:
 
     from controller.journal import Journal
     from controller.live.broker import EmbeddedBroker, MosquittoBroker
+    from controller.live.settings import station_settings
     from controller.live.station import LiveStation
-    from controller.runtime import MemoryPublisher, SystemClock, TableRuntime
+    from controller.runtime import SystemClock, TableRuntime
     from controller.runtime.fixture_player import DEFAULT_FIXTURE, run_fixture
-    from controller.runtime.live_hooks import LiveStationPublisher
-    from controller.runtime.publisher import FanoutPublisher
-    from controller.table.snapshot import live_state_body
+    from controller.table import snapshot
 
     use_mosquitto = MosquittoBroker.find_executable() is not None
     broker: Any = MosquittoBroker() if use_mosquitto else EmbeddedBroker()
@@ -100,23 +99,21 @@ def bench_settle_to_subscriber() -> list[dict[str, object]]:
         sub.connect("127.0.0.1", broker.port)
         sub.subscribe("domino/v1/bench/state", qos=1)
         sub.loop_start()
-        memory = MemoryPublisher()
         with (
-            LiveStation(table="bench", broker_url=broker.url) as station,
+            LiveStation(station_settings(table="bench", broker=broker.url)) as station,
             tempfile.TemporaryDirectory() as tmp,
             Journal(Path(tmp) / "j.sqlite") as journal,
         ):
             runtime = TableRuntime(
                 table="bench",
                 journal=journal,
-                publisher=FanoutPublisher([memory, LiveStationPublisher(station)]),
+                publisher=station.publisher,
             )
 
             def on_settled(started: float) -> None:
-                last = memory.last_state
-                if last is not None:
-                    live = live_state_body(dict(last))
-                    settled.append((started, _signature(live["match"], live["hand"])))
+                # the state the runtime has just published for this scene
+                snap = snapshot(runtime.state)
+                settled.append((started, _signature(snap.get("match"), snap.get("hand"))))
 
             runtime.start()
             try:

@@ -141,18 +141,17 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     import tempfile
 
     from controller.journal import Journal
-    from controller.runtime import MemoryPublisher, SystemClock, TableRuntime
+    from controller.runtime import SystemClock, TableRuntime
     from controller.runtime.fixture_player import DEFAULT_FIXTURE, run_fixture
     from controller.runtime.live_hooks import LiveServices, start_live
     from controller.runtime.narrate import Narrator
     from controller.runtime.preflight import check_demo
-    from controller.runtime.publisher import FanoutPublisher, Publisher
     from controller.table import result_json
     from controller.table.state import provisional_leader
 
     err = err or sys.stderr
     fixture = args.fixture or DEFAULT_FIXTURE
-    check_demo(
+    settings = check_demo(
         fixture=fixture,
         speed=args.speed,
         table=args.table,
@@ -167,22 +166,15 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     options: dict[str, object] = {}
     if args.target is not None or not args.fixture_only:
         options["target"] = args.target if args.target is not None else DEMO_TARGET
-    if args.no_live:
+    if settings is None:
         live = LiveServices(None, "live state off (--no-live)")
     else:
         live = start_live(
-            broker=args.broker,
-            http_port=args.http_port,
-            table=args.table,
-            on_broker=lambda line: print(f"demo: {line}", file=err, flush=True),
+            settings, on_broker=lambda line: print(f"demo: {line}", file=err, flush=True)
         )
     if not quiet:
         print(f"demo: fixture {fixture}", file=err)
         print(f"demo: {live.note}", file=err)
-    memory = MemoryPublisher()
-    publishers: list[Publisher] = [memory]
-    if live.publisher is not None:
-        publishers.append(live.publisher)
     narrator = Narrator()
 
     def say(text: str) -> None:
@@ -214,7 +206,7 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
                     runtime = TableRuntime(
                         table=args.table,
                         journal=journal,
-                        publisher=FanoutPublisher(publishers),
+                        publisher=live.publisher,
                         on_event=show,
                     )
                     if runtime.restored_inputs:
@@ -317,7 +309,8 @@ def _stop_signals() -> Iterator[None]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from controller.runtime.hardware import read_config, run_table
+    from controller.runtime.config import read_config
+    from controller.runtime.hardware import run_table
 
     config, problems = read_config(args.config)
     return run_table(
@@ -326,7 +319,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _record(args: argparse.Namespace) -> int:
-    from controller.runtime.hardware import RunConfig, load_config, record_fixture
+    from controller.runtime.config import RunConfig, load_config
+    from controller.runtime.hardware import record_fixture
 
     config = load_config(args.config) if args.config else RunConfig()
     return record_fixture(

@@ -5,7 +5,8 @@
 back-off, subscriptions made in ``on_connect`` (so they survive reconnects), a bounded
 :class:`~controller.live.outbox.Outbox` while the broker is away, and a :class:`BrokerStatus`
 handed to ``on_status`` each time the link changes (not at every retry).
-:class:`FakePublisher` records what would be published, for tests and for running without a broker.
+It implements :class:`controller.live.port.Publisher`, whose fake
+(:class:`~controller.live.port.FakePublisher`) records what would be published.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import logging
 import sys
 import threading
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from controller.clock import Clock
 from controller.live.commands import CommandGate, RefusalLimiter
@@ -33,11 +34,9 @@ from controller.live.models import (
     encode,
 )
 from controller.live.outbox import Message, Outbox
+from controller.live.port import Stamper
 from controller.live.settings import MqttSettings, TableSettings
 from controller.live.topics import TableTopics
-
-if TYPE_CHECKING:
-    pass
 
 log = logging.getLogger(__name__)
 
@@ -91,101 +90,9 @@ class BrokerStatus:
 StatusHandler = Callable[[BrokerStatus], None]
 
 
-class Publisher(Protocol):
-    """What the table session needs from a publisher."""
-
-    def publish_state(self, body: StateBody) -> StatePayload: ...
-
-    def publish_event(self, type_: str, data: Mapping[str, Any]) -> EventPayload: ...
-
-    def publish_device(self, view: DeviceView) -> DevicePayload: ...
-
-
-def with_team_names(body: StateBody, teams: Sequence[str] | None) -> StateBody:
-    """The body with each partnership (a side of two or more seats) named from ``teams``, in
-    side order; sides of one player and sides past the list keep their names."""
-    if not teams or body.match is None:
-        return body
-    sides = [
-        side.model_copy(update={"name": teams[i]})
-        if i < len(teams) and len(side.seats) > 1
-        else side
-        for i, side in enumerate(body.match.sides)
-    ]
-    return body.model_copy(update={"match": body.match.model_copy(update={"sides": sides})})
-
-
-class _Stamper:
-    """Numbering and envelopes, shared by the real and the fake publisher."""
-
-    def __init__(
-        self, table: str, clock: Clock, session: str | None, teams: Sequence[str] | None = None
-    ) -> None:
-        self.table = table
-        self.clock = clock
-        self.session = session or f"s-{uuid.uuid4().hex[:12]}"
-        self.seq = 0
-        self.teams = list(teams) if teams else None
-
-    def state(self, body: StateBody) -> StatePayload:
-        return StatePayload(
-            seq=self.seq,
-            session=self.session,
-            table=self.table,
-            ts=self.clock.time(),
-            **with_team_names(body, self.teams).model_dump(),
-        )
-
-    def event(self, type_: str, data: Mapping[str, Any]) -> EventPayload:
-        payload = EventPayload(
-            seq=self.seq + 1,
-            session=self.session,
-            table=self.table,
-            ts=self.clock.time(),
-            type=type_,
-            data=dict(data),
-        )
-        self.seq += 1
-        return payload
-
-    def device(self, view: DeviceView) -> DevicePayload:
-        return DevicePayload(table=self.table, ts=self.clock.time(), **view.model_dump())
-
-
-class FakePublisher:
-    """Records payloads instead of sending them; same numbering as the real publisher."""
-
-    def __init__(
-        self,
-        table: str = "table-1",
-        *,
-        clock: Clock,
-        session: str | None = None,
-        teams: Sequence[str] | None = None,
-    ):
-        self._stamp = _Stamper(table, clock, session, teams)
-        self.states: list[StatePayload] = []
-        self.events: list[EventPayload] = []
-        self.devices: list[DevicePayload] = []
-
-    def publish_state(self, body: StateBody) -> StatePayload:
-        payload = self._stamp.state(body)
-        self.states.append(payload)
-        return payload
-
-    def publish_event(self, type_: str, data: Mapping[str, Any]) -> EventPayload:
-        payload = self._stamp.event(type_, data)
-        self.events.append(payload)
-        return payload
-
-    def publish_device(self, view: DeviceView) -> DevicePayload:
-        payload = self._stamp.device(view)
-        self.devices.append(payload)
-        return payload
-
-
 class MqttPublisher:
-    """A table's connection to the broker. Thread-safe; paho runs its own network thread."""
+    """A table's connection to the broker, the MQTT :class:`~controller.live.port.Publisher`.
+    Thread-safe; paho runs its own network thread."""
 
     def __init__(
         self,
@@ -201,7 +108,7 @@ class MqttPublisher:
         self._settings = mqtt_settings
         self._table = table_settings
         self.topics = TableTopics(mqtt_settings.root, table_settings.table)
-        self._stamp = _Stamper(table_settings.table, clock, session, table_settings.teams)
+        self._stamp = Stamper(table_settings.table, clock, session, table_settings.teams)
         self._clock = clock
         key = table_settings.cmd_key
         self._gate = CommandGate(

@@ -271,3 +271,43 @@ class TableSettings(BaseSettings):
         if not TABLE_ID.match(value):
             raise ValueError("table id: 1-64 letters, digits, '_' or '-'")
         return value
+
+
+@dataclass(frozen=True, slots=True)
+class StationSettings:
+    """Everything a table's live side runs on, validated once where the run starts: the broker
+    (``mqtt.url`` None: an embedded one is started), the table, and the scoreboard served in the
+    same process (``http_port`` None: none)."""
+
+    mqtt: MqttSettings
+    table: TableSettings
+    http_port: int | None = None
+    http_host: str = "127.0.0.1"
+
+
+def station_settings(
+    *,
+    table: str,
+    broker: str | None = None,
+    root: str | None = None,
+    http_port: int | None = None,
+    http_host: str = "127.0.0.1",
+) -> StationSettings:
+    """The live side's settings: the values given, the rest from ``DOMINO_MQTT_*`` and
+    ``DOMINO_TABLE_*`` (``broker`` None means the embedded broker, whatever ``DOMINO_MQTT_URL``
+    says). With a scoreboard in the process and no ``DOMINO_TABLE_CMD_KEY``, both ends share a
+    key made now. A wrong value is one :class:`LiveConfigError` line."""
+    import secrets
+
+    try:
+        tables = TableSettings(table=table)
+        if http_port is not None and tables.cmd_key is None:
+            tables = TableSettings.model_validate(
+                {**tables.model_dump(), "cmd_key": secrets.token_hex(32)}
+            )
+        mqtt = MqttSettings(url=broker) if root is None else MqttSettings(url=broker, root=root)
+    except ValidationError as exc:
+        raise LiveConfigError(f"bad live settings: {short_reason(exc)}") from None
+    except ValueError as exc:  # pydantic-settings' own (a value that is not JSON)
+        raise LiveConfigError(f"bad live settings: {exc}") from None
+    return StationSettings(mqtt, tables, http_port, http_host)

@@ -2,14 +2,13 @@
 seat device, journal, publisher). Heavy imports (OpenCV, pyserial) happen inside functions."""
 
 from controller.clock import Clock, FakeClock, SystemClock
+from controller.live.port import FakePublisher, Publisher
 from controller.runtime.core import TableRuntime, TableRuntimeError
-from controller.runtime.publisher import FanoutPublisher, MemoryPublisher, Publisher
 
 __all__ = [
     "Clock",
     "FakeClock",
-    "FanoutPublisher",
-    "MemoryPublisher",
+    "FakePublisher",
     "Publisher",
     "SystemClock",
     "TableRuntime",

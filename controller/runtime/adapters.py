@@ -1,10 +1,13 @@
-"""Vision and seat-device events turned into table inputs (the runtime's edge)."""
+"""The runtime's edge: vision and seat-device events turned into table inputs, the table's
+lights into the device's LED states, and the table's published state and events into the typed
+bodies of the publishing port (:mod:`controller.live.port`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from controller.live.models import DeviceView, StateBody
 from controller.table.inputs import (
     Button,
     InputError,
@@ -18,6 +21,7 @@ from controller.table.inputs import (
     VisionUnsure,
 )
 from controller.table.lights import Glow, Light
+from controller.table.snapshot import live_state_body
 from firmware_bridge.types import (
     BridgeEvent,
     ButtonGesture,
@@ -168,3 +172,28 @@ def command_input(name: str, args: Mapping[str, object], t: float) -> TableInput
     else:
         raise InputError(f"unknown command {name!r}")
     return input_from_json(body)
+
+
+def state_body(snap: Mapping[str, Any]) -> StateBody:
+    """The live state body of a table snapshot: built once per published state, whatever the
+    publisher (MQTT, the fake)."""
+    return StateBody.model_validate(live_state_body(dict(snap)))
+
+
+_ENVELOPE = ("seq", "t", "kind")
+
+
+def event_body(event: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A domain event (:func:`controller.table.effects.event_json`) as the port's event type
+    and data; the publisher numbers and stamps it itself."""
+    return str(event["kind"]), {k: v for k, v in event.items() if k not in _ENVELOPE}
+
+
+def device_view(event: Mapping[str, Any]) -> DeviceView | None:
+    """The seat device's link for the ``device`` topic, from a ``device`` event (else None);
+    the detail cut to the 200 characters the topic carries."""
+    if event.get("kind") != "device":
+        return None
+    return DeviceView.model_validate(
+        {"link": str(event["link"]), "detail": str(event.get("detail") or "")[:200]}
+    )

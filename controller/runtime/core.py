@@ -1,5 +1,7 @@
 """The I/O shell around the pure session: one lock, the journal written before any effect is
-carried out, effects handed to the LEDs, the publisher and the scene tracker."""
+carried out, effects handed to the LEDs, the publisher and the scene tracker. The published
+state and events become the publishing port's typed bodies here, once (:mod:`controller.live.port`).
+"""
 
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ from typing import Any
 
 from controller.errors import ControllerError
 from controller.journal import Journal
-from controller.runtime.adapters import led_states
-from controller.runtime.publisher import MemoryPublisher, Publisher
+from controller.live.port import Publisher
+from controller.runtime.adapters import device_view, event_body, led_states, state_body
 from controller.table import (
     CorrectVision,
     Emit,
@@ -40,7 +42,8 @@ EventSink = Callable[[Mapping[str, Any]], None]
 
 
 class TableRuntime:
-    """Feeds inputs to the session; restores from the journal on creation."""
+    """Feeds inputs to the session; restores from the journal on creation. Without a
+    ``publisher`` nothing is published."""
 
     def __init__(
         self,
@@ -53,7 +56,7 @@ class TableRuntime:
         on_event: EventSink | None = None,
     ) -> None:
         self.journal = journal
-        self.publisher: Publisher = publisher or MemoryPublisher()
+        self.publisher = publisher
         self.leds = leds
         self.vision_fix = vision_fix
         self.on_event = on_event
@@ -63,14 +66,15 @@ class TableRuntime:
         self.restored_inputs = self.state.inputs
 
     def start(self) -> None:
-        """Announce the table and restore the LEDs and the retained state."""
-        self.publisher.set_availability(True)
-        self.publisher.publish_state(snapshot(self.state))
+        """Publish the state the table starts in and restore the LEDs."""
+        if self.publisher is not None:
+            self.publisher.publish_state(state_body(snapshot(self.state)))
         if self.leds is not None and self.state.leds:
             self.leds(led_states(self.state.leds))
 
     def stop(self) -> None:
-        self.publisher.set_availability(False)
+        """The end of a run: nothing to release here (the journal, the devices and the
+        publisher are the caller's; the MQTT publisher says ``offline`` when it stops)."""
 
     def max_pip(self) -> int | None:
         """The highest pip count of the set the match on plays (``None``: no match)."""
@@ -107,11 +111,16 @@ class TableRuntime:
         for effect in effects:
             if isinstance(effect, Emit):
                 data = effect.event.to_json()
-                self.publisher.publish_event(data)
+                if self.publisher is not None:
+                    self.publisher.publish_event(*event_body(data))
+                    view = device_view(data)
+                    if view is not None:
+                        self.publisher.publish_device(view)
                 if self.on_event is not None:
                     self.on_event(data)
             elif isinstance(effect, PublishState):
-                self.publisher.publish_state(effect.snapshot)
+                if self.publisher is not None:
+                    self.publisher.publish_state(state_body(effect.snapshot))
             elif isinstance(effect, SetLeds):
                 if self.leds is not None:
                     self.leds(led_states(effect.states))

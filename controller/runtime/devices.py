@@ -11,7 +11,7 @@ from controller.runtime.core import TableRuntimeError
 
 
 class DeviceConfig(Protocol):
-    """What of the run config (:class:`controller.runtime.hardware.RunConfig`) the devices need."""
+    """What of the run config (:class:`controller.runtime.config.RunConfig`) the devices need."""
 
     @property
     def camera(self) -> str: ...

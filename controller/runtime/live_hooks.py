@@ -1,8 +1,9 @@
 """Where the MQTT publisher and the scoreboard join the runtime.
 
-:func:`start_live` starts ``controller.live``'s :class:`~controller.live.station.LiveStation`: the
-table's MQTT publisher on ``broker`` (an embedded broker when ``broker`` is None) and, when
-``http_port`` is given, the scoreboard in the same process. Live state must never stop the table:
+:func:`start_live` starts ``controller.live``'s :class:`~controller.live.station.LiveStation` on
+one :class:`~controller.live.settings.StationSettings` value, built once by the preflight: the
+table's MQTT publisher on its broker (an embedded broker when it names none) and, when it has an
+``http_port``, the scoreboard in the same process. Live state must never stop the table:
 if it cannot start, the runtime goes on without it and says why.
 """
 
@@ -10,17 +11,21 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
-from controller.runtime.publisher import Publisher
+from controller.live.port import Publisher
+from controller.live.settings import StationSettings
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)
 class LiveServices:
+    """The live side as the runtime holds it: the station's MQTT publisher (None when live state
+    is off), a line saying where it publishes, and the station to stop."""
+
     publisher: Publisher | None
     note: str
     station: Any = None
@@ -59,33 +64,26 @@ def _port_free(port: int, host: str = "127.0.0.1") -> bool:
 
 
 def start_live(
-    *,
-    broker: str | None,
-    http_port: int | None,
-    table: str,
-    http_host: str = "127.0.0.1",
-    on_broker: Callable[[str], None] | None = None,
+    settings: StationSettings, *, on_broker: Callable[[str], None] | None = None
 ) -> LiveServices:
-    """Start MQTT publishing (and the scoreboard when ``http_port`` is set) for ``table``.
-    ``http_port`` 0 picks a free port; a busy port falls back to a free one. ``on_broker`` gets
-    one line each time the link to the broker changes: lost, unreachable, (back) connected;
-    the first connection that works at once is not worth a line."""
+    """Start MQTT publishing (and the scoreboard when ``settings.http_port`` is set) for the
+    table of ``settings`` (built once, by the preflight). ``http_port`` 0 picks a free port; a
+    busy port falls back to a free one. ``on_broker`` gets one line each time the link to the
+    broker changes: lost, unreachable, (back) connected; the first connection that works at once
+    is not worth a line."""
     from controller.errors import ControllerError
     from controller.live.broker import free_port
     from controller.live.station import LiveStation
     from controller.redact import redact_url
 
     notes = []
+    http_port, http_host = settings.http_port, settings.http_host
     if http_port is not None and (http_port == 0 or not _port_free(http_port, http_host)):
         if http_port:
             notes.append(f"port {http_port} is busy")
-        http_port = free_port(http_host)
+        settings = replace(settings, http_port=free_port(http_host))
     station = LiveStation(
-        table=table,
-        broker_url=broker,
-        http_port=http_port,
-        http_host=http_host,
-        on_broker_status=None if on_broker is None else _status_lines(on_broker),
+        settings, on_broker_status=None if on_broker is None else _status_lines(on_broker)
     )
     try:
         station.start()
@@ -93,6 +91,7 @@ def start_live(
         station.stop()
         log.warning("live state is off: %s", exc)
         return LiveServices(None, f"live state is off ({exc}); the table goes on without it")
+    broker = settings.mqtt.url
     where = (
         f"embedded broker at {station.broker_url}"
         if broker is None
@@ -101,7 +100,7 @@ def start_live(
     notes.insert(0, f"MQTT via {where}")
     if station.scoreboard_url:
         notes.append(f"scoreboard at {station.scoreboard_url}")
-    return LiveServices(LiveStationPublisher(station), "; ".join(notes), station)
+    return LiveServices(station.publisher, "; ".join(notes), station)
 
 
 def _status_lines(say: Callable[[str], None]) -> Callable[[Any], None]:
@@ -114,25 +113,3 @@ def _status_lines(say: Callable[[str], None]) -> Callable[[Any], None]:
             say(status.describe())
 
     return on_status
-
-
-class LiveStationPublisher:
-    """The runtime's :class:`Publisher` over ``controller.live``'s ``LiveStation``."""
-
-    def __init__(self, station: Any) -> None:
-        self.station = station
-
-    def publish_state(self, snapshot: Mapping[str, Any]) -> None:
-        from controller.table.snapshot import live_state_body
-
-        self.station.publish_state(live_state_body(dict(snapshot)))
-
-    def publish_event(self, event: Mapping[str, Any]) -> None:
-        data = {k: v for k, v in event.items() if k not in ("seq", "t", "kind")}
-        self.station.publish_event(str(event["kind"]), data)
-        if event.get("kind") == "device":
-            self.station.publish_device(str(event["link"]), str(event.get("detail") or ""))
-
-    def set_availability(self, online: bool) -> None:
-        """The station publishes ``online`` when it starts and ``offline`` (its last will) when
-        it stops: nothing to do per call."""

@@ -14,10 +14,14 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from controller.runtime.config import RunConfig
 from controller.runtime.core import TableRuntimeError
 from controller.runtime.devices import open_camera, serial_factory
+
+if TYPE_CHECKING:
+    from controller.live.settings import StationSettings
 
 #: how long a check waits for the broker's answer
 BROKER_TIMEOUT_S = 5.0
@@ -153,6 +157,20 @@ def fixture_problems(
     return problems
 
 
+def live_settings(
+    *, table: str, broker: str | None, root: str | None = None, http_port: int | None = None
+) -> tuple[StationSettings | None, list[str]]:
+    """The live side's settings, built once here for the run to use, or None and the one line
+    that says why not (a wrong ``DOMINO_TABLE_*`` or ``DOMINO_MQTT_*`` value, a topic root)."""
+    from controller.live.errors import LiveConfigError
+    from controller.live.settings import station_settings
+
+    try:
+        return station_settings(table=table, broker=broker, root=root, http_port=http_port), []
+    except LiveConfigError as exc:
+        return None, [str(exc)]
+
+
 def check_demo(
     *,
     fixture: Path,
@@ -165,38 +183,46 @@ def check_demo(
     broker: str | None,
     http_port: int | None,
     probe: BrokerProbe | None = default_probe,
-) -> None:
+) -> StationSettings | None:
     """Raise :class:`PreflightError` with every problem of ``demo``'s inputs. An explicit
     ``broker`` must answer now (``probe``): a demo that publishes nowhere is not what was
-    asked for."""
+    asked for. Returns the live side's settings (None without ``live``)."""
     problems = fixture_problems(fixture, recogniser=recogniser, preset=preset)
     if not speed > 0:
         problems.append(f"--speed {speed:g}: must be positive")
     if journal is not None:
         problems += journal_problems(journal, option="--journal")
+    settings = None
     if live:
-        problems += table_problems(table, option="--table")
+        found = table_problems(table, option="--table")
         if http_port is not None and not 0 <= http_port <= 65535:
-            problems.append(f"--http-port {http_port}: must be 0-65535")
+            found.append(f"--http-port {http_port}: must be 0-65535")
+        found += broker_problems(broker, option="--broker")
+        settings, unusable = live_settings(table=table, broker=broker, http_port=http_port)
+        problems += found or unusable  # a wrong table or broker already says why
         # probe only once everything else is known to be usable: it takes up to a few seconds
-        problems += broker_problems(
-            broker,
-            option="--broker",
-            probe=None if problems else probe,
-            hint="; start it, or leave out --broker to use an embedded one",
-        )
+        if not problems and settings is not None and probe is not None:
+            problems += broker_problems(
+                broker,
+                option="--broker",
+                probe=probe,
+                hint="; start it, or leave out --broker to use an embedded one",
+            )
     if problems:
         raise PreflightError(problems)
+    return settings
 
 
 @dataclass(slots=True)
 class TableCheck:
     """What :func:`check_table` found: ``ok`` lines, ``problems`` (``fatal`` ones stop ``run``),
-    and what it opened for ``run`` to use (close with :meth:`close` when not used)."""
+    and what it built or opened for ``run`` to use: the live side's settings, the calibration,
+    the seat device, the recogniser, the camera (close with :meth:`close` when not used)."""
 
     ok: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     fatal: list[str] = field(default_factory=list)
+    live: StationSettings | None = None
     geometry: Any = None
     factory: Any = None
     recognition: Any = None
@@ -214,7 +240,7 @@ class TableCheck:
 
 
 def check_table(
-    config: Any,
+    config: RunConfig,
     *,
     where: str,
     probe: BrokerProbe | None = default_probe,
@@ -271,9 +297,14 @@ def check_table(
         check.problem(str(exc))
 
     broker = broker_problems(config.broker, option="[broker] url")
-    for line in broker:
+    check.live, unusable = live_settings(
+        table=config.table, broker=config.broker, root=config.topic_root
+    )
+    if broker or table_problems(config.table, option=""):
+        unusable = []  # the wrong table or broker URL is said already
+    for line in [*broker, *unusable]:
         check.problem(line)
-    if not broker:
+    if not broker and not unusable:
         if config.broker is None:
             check.ok.append(
                 "broker: none configured, an embedded one is started (set [broker] url for a "

@@ -169,7 +169,7 @@ def test_a_table_file_from_dev_zero_is_refused(tmp_path: Path, files: dict[str, 
 
 
 def test_a_config_from_dev_zero_and_endless_button_lines_are_refused(tmp_path: Path) -> None:
-    from controller.runtime.hardware import ConfigError, read_config
+    from controller.runtime.config import ConfigError, read_config
     from firmware_bridge.errors import FixtureError
     from firmware_bridge.sim import load_buttons
 

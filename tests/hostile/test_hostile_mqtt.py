@@ -35,7 +35,7 @@ from controller.live.commands import signed_command
 from controller.live.models import COMMANDS
 from controller.live.publisher import paho_client
 from controller.live.server import ServerThread
-from controller.live.settings import MqttSettings, ScoreboardSettings
+from controller.live.settings import MqttSettings, ScoreboardSettings, station_settings
 from controller.runtime import TableRuntime
 from controller.runtime.live_hooks import LiveServices, start_live
 from controller.table import snapshot
@@ -131,7 +131,7 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
         server = ServerThread(create_app(scoreboard))
         server.start()
         board = httpx.Client(base_url=server.url, timeout=10.0)
-        live = start_live(broker=broker.url_for(TABLE), http_port=None, table=TABLE)
+        live = start_live(station_settings(table=TABLE, broker=broker.url_for(TABLE)))
         assert live.station is not None and live.publisher is not None, live.note
         senders: list[Sender] = []
         try:

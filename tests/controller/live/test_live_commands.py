@@ -24,6 +24,7 @@ from controller.journal import Journal
 from controller.live.app import create_app
 from controller.live.broker import MosquittoBroker
 from controller.live.server import ServerThread
+from controller.live.settings import station_settings
 from controller.runtime import TableRuntime
 from controller.runtime.live_hooks import LiveServices, start_live
 from controller.table import Laid, TilesLaid, snapshot
@@ -44,7 +45,7 @@ def hall(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Boar
         board = Board(server)
         live: LiveServices | None = None
         try:
-            live = start_live(broker=broker.url_for(TABLE), http_port=None, table=TABLE)
+            live = start_live(station_settings(table=TABLE, broker=broker.url_for(TABLE)))
             assert live.publisher is not None, live.note
             with Journal(tmp_path / "journal.sqlite", table=TABLE) as journal:
                 runtime = TableRuntime(table=TABLE, journal=journal, publisher=live.publisher)
@@ -134,7 +135,7 @@ def test_the_demo_s_own_scoreboard_commands_its_table_with_no_key_configured(
     at start, so the write API works with only the bearer token set."""
     monkeypatch.delenv("DOMINO_TABLE_CMD_KEY", raising=False)
     monkeypatch.setenv("DOMINO_SCOREBOARD_TOKEN", TOKEN)
-    live = start_live(broker=None, http_port=0, table="t-demo")
+    live = start_live(station_settings(table="t-demo", http_port=0))
     try:
         assert live.station is not None and live.publisher is not None, live.note
         runtime = TableRuntime(table="t-demo", publisher=live.publisher)

@@ -9,7 +9,7 @@ from controller.live.examples import example_body
 from controller.live.fakes import FakeMqttClient
 from controller.live.feed import ScoreboardFeed
 from controller.live.models import encode
-from controller.live.publisher import FakePublisher
+from controller.live.port import FakePublisher
 from controller.live.settings import MqttSettings
 from controller.live.store import Outcome, TableStore
 

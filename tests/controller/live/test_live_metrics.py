@@ -13,7 +13,7 @@ from controller.live.app import create_app
 from controller.live.examples import example_body
 from controller.live.fakes import FakeMqttClient
 from controller.live.models import encode
-from controller.live.publisher import FakePublisher
+from controller.live.port import FakePublisher
 from controller.live.settings import MqttSettings, ScoreboardSettings
 
 # a last-seen time that %g printed as 1.79651e+09 (1,230.123 s lost)

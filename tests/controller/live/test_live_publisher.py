@@ -11,7 +11,8 @@ from controller.live.fakes import FakeMqttClient
 from controller.live.homeassistant import discovery_messages
 from controller.live.models import DeviceView, encode
 from controller.live.outbox import Message, Outbox
-from controller.live.publisher import BrokerStatus, FakePublisher, MqttPublisher
+from controller.live.port import FakePublisher
+from controller.live.publisher import BrokerStatus, MqttPublisher
 from controller.live.settings import MqttSettings, TableSettings
 from controller.live.topics import TableTopics
 

@@ -10,7 +10,7 @@ from controller.clock import FakeClock
 from controller.live.examples import example_body
 from controller.live.hub import HALL, Hub
 from controller.live.models import encode
-from controller.live.publisher import FakePublisher
+from controller.live.port import FakePublisher
 from controller.live.store import TableStore
 
 R = "domino/v1"

@@ -6,7 +6,7 @@ import configparser
 from pathlib import Path
 
 from controller.cli import build_parser
-from controller.runtime.hardware import load_config
+from controller.runtime.config import load_config
 from firmware_bridge.ports import MICROPYTHON_PID, PICO_VID
 
 DEPLOY = Path(__file__).resolve().parents[3] / "hardware" / "deploy"

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.runtime.hardware import ConfigError, load_config
+from controller.runtime.config import ConfigError, load_config
+from controller.runtime.preflight import check_table
 
 GOOD = """
 table = "club-3"
@@ -41,6 +42,39 @@ def test_a_good_config_is_read_and_the_environment_overrides_it(tmp_path: Path) 
     assert config.options == {"target": 100}
     assert config.broker == "mqtt://broker:1883"
     assert config.journal == tmp_path / "journal.sqlite"
+
+
+def test_the_configs_broker_root_and_table_reach_the_live_side_built_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("DOMINO_MQTT_ROOT", raising=False)
+    hall = GOOD.replace(
+        'url = "mqtt://localhost:1883"\n', 'url = "mqtt://localhost:1883"\nroot = "hall/v2"\n'
+    )
+    path = _write(tmp_path, hall)
+    check = check_table(load_config(path, env={}), where=str(path), probe=None)
+    check.close()
+    live = check.live
+    assert live is not None, check.problems
+    assert (live.mqtt.url, live.mqtt.root) == ("mqtt://localhost:1883", "hall/v2")
+    assert live.table.table == "club-3" and live.http_port is None  # run serves no scoreboard
+    # the environment overrides the file, as for the other values; neither: the default root
+    assert load_config(path, env={"DOMINO_MQTT_ROOT": "env/root"}).topic_root == "env/root"
+    assert load_config(_write(tmp_path, GOOD), env={}).topic_root is None
+    bad = load_config(_write(tmp_path, hall.replace("hall/v2", "hall v2")), env={})
+    check = check_table(bad, where="table.toml", probe=None)
+    check.close()
+    assert check.live is None
+    assert "bad live settings: root: topic root: letters, digits, '_', '-', separated by '/'" in (
+        check.fatal
+    )
+    # a wrong table id is said once, by the check that names where it comes from
+    check = check_table(load_config(path, env={"DOMINO_TABLE_ID": "a b"}), where="t", probe=None)
+    check.close()
+    assert check.live is None
+    assert [line for line in check.fatal if "table id" in line or "live" in line] == [
+        "t: table 'a b': a table id is 1-64 letters, digits, '_' or '-'"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,11 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from controller.journal import Journal
 from controller.live.broker import EmbeddedBroker
+from controller.live.settings import station_settings
 from controller.runtime.live_hooks import start_live
 from controller.runtime.preflight import journal_problems
 
@@ -48,7 +51,7 @@ def test_live_says_when_its_broker_goes_and_comes_back_not_when_all_is_well() ->
     broker = EmbeddedBroker()
     broker.start()
     port = broker.port
-    live = start_live(broker=broker.url, http_port=None, table="t1", on_broker=lines.put)
+    live = start_live(station_settings(table="t1", broker=broker.url), on_broker=lines.put)
     try:
         assert live.station is not None
         url = f"mqtt://127.0.0.1:{port}"
@@ -85,3 +88,36 @@ def test_a_fixture_is_read_through_before_the_demo_starts(tmp_path: Path) -> Non
     assert len(problems) == 2
     assert problems[0].startswith(f"--fixture: {fixture / 'buttons.jsonl'}:")
     assert problems[1].startswith(f"--fixture {fixture}: no truth.json")
+
+
+def test_the_demos_live_settings_are_built_by_its_checks_and_a_bad_one_is_one_more_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from controller.runtime.preflight import PreflightError, check_demo
+    from tests.controller.table.helpers import FIXTURE
+
+    monkeypatch.delenv("DOMINO_TABLE_CMD_KEY", raising=False)
+    demo = {
+        "fixture": FIXTURE,
+        "speed": 1.0,
+        "journal": None,
+        "recogniser": "oracle",
+        "preset": None,
+        "broker": None,
+        "probe": None,
+    }
+    settings = check_demo(**demo, table="t9", live=True, http_port=0)
+    assert settings is not None and settings.table.table == "t9" and settings.mqtt.url is None
+    assert settings.http_port == 0 and settings.table.cmd_key is not None  # its own scoreboard
+    assert check_demo(**demo, table="t9", live=False, http_port=0) is None
+    monkeypatch.setenv("DOMINO_TABLE_TEAMS", '["alone"]')
+    with pytest.raises(PreflightError) as caught:
+        check_demo(**demo, table="t9", live=True, http_port=0)
+    assert caught.value.problems == (
+        "bad live settings: teams: List should have at least 2 items after validation, not 1",
+    )
+    # a wrong table id is said once, by the check that names the option
+    with pytest.raises(PreflightError) as caught:
+        check_demo(**demo, table="a b", live=True, http_port=0)
+    assert len(caught.value.problems) == 1
+    assert caught.value.problems[0].startswith("--table 'a b': a table id is")

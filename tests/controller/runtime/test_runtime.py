@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.journal import Journal, JournalError
-from controller.runtime import MemoryPublisher, TableRuntime
+from controller.runtime import FakeClock, FakePublisher, TableRuntime
 from controller.runtime.adapters import (
     device_input,
     led_state,
@@ -36,7 +36,7 @@ CORNERS = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
 
 
 def test_runtime_publishes_journals_and_drives_the_leds(tmp_path: Path) -> None:
-    publisher = MemoryPublisher()
+    publisher = FakePublisher("t7", clock=FakeClock())
     leds: list[tuple[LedState, ...]] = []
     fixes: list[CorrectVision] = []
     with Journal(tmp_path / "j.sqlite", table="t7") as journal:
@@ -48,26 +48,30 @@ def test_runtime_publishes_journals_and_drives_the_leds(tmp_path: Path) -> None:
             vision_fix=fixes.append,
         )
         runtime.start()
-        assert publisher.availability == [True]
+        assert len(publisher.states) == 1 and publisher.states[0].match is None
         runtime.feed(NewMatch(0.0, "latin", {}, None, 1), "api")
         runtime.feed(TilesLaid(1.0, (Laid((6, 6), "first"),)), "vision")
         runtime.feed(TilesLaid(2.0, (Laid((6, 4), "left"),)), "vision")
         runtime.feed(CorrectTile(3.0, "6-3"), "api")
         runtime.stop()
-        assert publisher.availability == [True, False]
-        kinds = [e["kind"] for e in publisher.events]
+        kinds = [e.type for e in publisher.events]
         assert kinds[:4] == ["match_started", "hand_started", "tile_played", "tile_played"]
         assert "correction" in kinds
-        assert [e["seq"] for e in publisher.events] == list(range(1, len(publisher.events) + 1))
+        assert [e.seq for e in publisher.events] == list(range(1, len(publisher.events) + 1))
+        # each event goes out with the table's own data, without the journal's envelope
+        journaled = journal.events()
+        assert [e.data for e in publisher.events] == [
+            {k: v for k, v in e.items() if k not in ("seq", "t", "kind")} for e in journaled
+        ]
         last = publisher.last_state
-        assert last is not None and last["table"] == "t7"
-        assert last["hand"]["line"][0]["tile"] == "3-6"
+        assert last is not None and last.table == "t7" and last.seq == len(journaled)
+        assert last.hand is not None and last.hand.line[0].tile == "3-6"
         assert fixes == [CorrectVision((6, 4), (6, 3))]
         assert len(leds[-1]) == 4
         assert all(isinstance(led, LedState) for led in leds[-1])
-        assert [str(led) for led in leds[-1]] == last["device"]["leds"]
+        assert [str(led) for led in leds[-1]] == snapshot(runtime.state)["device"]["leds"]
         assert journal.delivered("vision") == 2 and journal.delivered("api") == 2
-        assert len(journal.events()) == len(publisher.events)
+        assert len(journaled) == len(publisher.events)
     with Journal(tmp_path / "j.sqlite", table="t7") as journal:
         again = TableRuntime(table="t7", journal=journal)
         assert snapshot(again.state) == snapshot(runtime.state)  # Hand compares by identity
