@@ -28,9 +28,10 @@ def _row(name: str, value: float, unit: str, target: str | None, note: str) -> d
 
 def bench_settle_to_state() -> list[dict[str, object]]:
     from controller.journal import Journal
-    from controller.runtime import MemoryPublisher, SystemClock, TableRuntime
+    from controller.runtime import MemoryPublisher, TableRuntime
     from controller.runtime.fixture import run_fixture
     from controller.runtime_cli import DEFAULT_FIXTURE
+    from domino_common.clock import SystemClock
 
     with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "j.sqlite") as journal:
         runtime = TableRuntime(journal=journal, publisher=MemoryPublisher())
@@ -74,12 +75,13 @@ def bench_settle_to_subscriber() -> list[dict[str, object]]:
     from controller.journal import Journal
     from controller.live.broker import EmbeddedBroker, MosquittoBroker
     from controller.live.station import LiveStation
-    from controller.runtime import MemoryPublisher, SystemClock, TableRuntime
+    from controller.runtime import MemoryPublisher, TableRuntime
     from controller.runtime.fixture import run_fixture
     from controller.runtime.live_hooks import LiveStationPublisher
     from controller.runtime.publisher import FanoutPublisher
     from controller.runtime_cli import DEFAULT_FIXTURE
     from controller.table.snapshot import live_state_body
+    from domino_common.clock import SystemClock
 
     use_mosquitto = MosquittoBroker.find_executable() is not None
     broker: Any = MosquittoBroker() if use_mosquitto else EmbeddedBroker()

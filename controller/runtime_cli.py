@@ -143,7 +143,7 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     import tempfile
 
     from controller.journal import Journal
-    from controller.runtime import MemoryPublisher, SystemClock, TableRuntime
+    from controller.runtime import MemoryPublisher, TableRuntime
     from controller.runtime.fixture import run_fixture
     from controller.runtime.live_hooks import LiveServices, start_live
     from controller.runtime.narrate import Narrator
@@ -151,6 +151,7 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     from controller.runtime.publisher import FanoutPublisher, Publisher
     from controller.table import result_json
     from controller.table.state import provisional_leader
+    from domino_common.clock import SystemClock
 
     err = err or sys.stderr
     fixture = args.fixture or DEFAULT_FIXTURE

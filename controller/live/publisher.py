@@ -18,7 +18,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from controller.clock import Clock
 from controller.live.commands import CommandGate, RefusalLimiter
 from controller.live.connect import describe_connect_error, paho_client
 from controller.live.homeassistant import discovery_messages
@@ -35,6 +34,7 @@ from controller.live.models import (
 from controller.live.outbox import Message, Outbox
 from controller.live.settings import MqttSettings, TableSettings
 from controller.live.topics import TableTopics
+from domino_common.clock import Clock
 
 if TYPE_CHECKING:
     pass

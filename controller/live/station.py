@@ -15,12 +15,12 @@ from typing import Any, Self
 
 from pydantic import ValidationError
 
-from controller.clock import Clock, SystemClock
 from controller.live.broker import EmbeddedBroker
 from controller.live.errors import LiveConfigError
 from controller.live.models import DeviceView, StateBody
 from controller.live.publisher import CommandHandler, MqttPublisher, StatusHandler
 from controller.live.settings import MqttSettings, ScoreboardSettings, TableSettings, short_reason
+from domino_common.clock import Clock, SystemClock
 
 log = logging.getLogger(__name__)
 

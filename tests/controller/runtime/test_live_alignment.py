@@ -9,11 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.live.models import EventPayload, StateBody
-from controller.runtime import MemoryPublisher, SystemClock, TableRuntime
+from controller.runtime import MemoryPublisher, TableRuntime
 from controller.runtime.fixture import run_fixture
 from controller.runtime.live_hooks import LiveStationPublisher
 from controller.table import replay_inputs, snapshot
 from controller.table.snapshot import live_state_body
+from domino_common.clock import SystemClock
 from tests.controller.table.helpers import FIXTURE
 from tests.controller.table.test_replay_property import _session
 
