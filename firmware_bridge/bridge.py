@@ -9,7 +9,7 @@ import logging
 import queue
 import threading
 
-from firmware_bridge.clock import Clock, SystemClock
+from domino_common.clock import Clock, SystemClock
 from firmware_bridge.link import HostLink, LinkState, LinkTiming
 from firmware_bridge.ports import Port, PortFactory
 from firmware_bridge.types import BridgeEvent, LedState, LinkUp

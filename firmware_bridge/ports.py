@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Protocol
 
-from firmware_bridge.clock import Clock, SystemClock
+from domino_common.clock import Clock, SystemClock
 from firmware_bridge.errors import PortNotFoundError
 
 log = logging.getLogger(__name__)

@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from domino_common.clock import Clock, SystemClock
 from firmware_bridge import codec
-from firmware_bridge.clock import Clock, SystemClock
 from firmware_bridge.device import DeviceCore
 from firmware_bridge.errors import FixtureError
 from firmware_bridge.faults import FaultInjector

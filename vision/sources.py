@@ -10,7 +10,6 @@ corrupt part-way ends cleanly (with a warning in the log), never with a crash.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any, Protocol, Self, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from domino_common.clock import Clock, SystemClock
 from vision.errors import FrameSourceError
 
 log = logging.getLogger(__name__)
@@ -27,42 +27,6 @@ log = logging.getLogger(__name__)
 Image = npt.NDArray[np.uint8]
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
-
-
-class Clock(Protocol):
-    """Where live sources read the time from (seconds, monotonic)."""
-
-    def now(self) -> float: ...
-
-
-class MonotonicClock:
-    """The real clock: ``time.monotonic``."""
-
-    def now(self) -> float:
-        return time.monotonic()
-
-
-@dataclass(slots=True)
-class FakeClock:
-    """A clock for tests and replays: it only moves when told to.
-
-    ``step`` is added after every :meth:`now` call, so a live source driven by it produces evenly
-    spaced timestamps without any sleeping.
-    """
-
-    t: float = 0.0
-    step: float = 0.0
-
-    def now(self) -> float:
-        current = self.t
-        self.t += self.step
-        return current
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-
-    def set(self, seconds: float) -> None:
-        self.t = seconds
 
 
 class Frame:
@@ -342,7 +306,7 @@ class ImageSequenceSource(_Closing):
                     log.warning("skipping unreadable image %s: %s", path, exc.reason)
                     continue
                 raise FrameSourceError(f"image {path}: {exc.reason}") from None
-            t = self._clock.now() if self._clock is not None else index / self.fps
+            t = self._clock.monotonic() if self._clock is not None else index / self.fps
             yield Frame(_as_bgr(image), t, index)
             index += 1
 
@@ -354,12 +318,12 @@ class ImageSequenceSource(_Closing):
 class CameraSource(_Closing):
     """A live camera through ``cv2.VideoCapture`` (a device index or a device/stream path).
 
-    Frames are stamped with ``clock.now()``. ``max_failures`` consecutive failed reads mean the
-    camera is gone: :class:`FrameSourceError` (callers show it, reconnect or stop).
+    Frames are stamped with ``clock.monotonic()``. ``max_failures`` consecutive failed reads mean
+    the camera is gone: :class:`FrameSourceError` (callers show it, reconnect or stop).
     """
 
     device: int | str
-    clock: Clock = field(default_factory=MonotonicClock)
+    clock: Clock = field(default_factory=SystemClock)
     width: int | None = None
     height: int | None = None
     fps: float | None = None
@@ -397,7 +361,7 @@ class CameraSource(_Closing):
                     )
                 continue
             failures = 0
-            yield Frame(_as_bgr(image), self.clock.now(), index)
+            yield Frame(_as_bgr(image), self.clock.monotonic(), index)
             index += 1
 
     def close(self) -> None:
@@ -416,7 +380,7 @@ class PiCameraSource(_Closing):
             raise FrameSourceError(
                 "picamera2 is not installed (pip install 'domino-table[pi]' on the Pi)"
             ) from exc
-        self._clock: Clock = clock if clock is not None else MonotonicClock()
+        self._clock: Clock = clock if clock is not None else SystemClock()
         try:
             self._cam = Picamera2()
             config = self._cam.create_video_configuration(
@@ -435,7 +399,7 @@ class PiCameraSource(_Closing):
                 image = self._cam.capture_array()
             except Exception as exc:
                 raise FrameSourceError(f"Pi camera: capture failed: {exc}") from exc
-            yield Frame(_as_bgr(image), self._clock.now(), index)
+            yield Frame(_as_bgr(image), self._clock.monotonic(), index)
             index += 1
 
     def close(self) -> None:
@@ -451,12 +415,12 @@ def open_source(
     """Open a source from a user's spec: ``0`` or ``/dev/video0`` (camera), ``picamera``,
     a folder of stills, or a video file."""
     if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):
-        return CameraSource(int(spec), clock=clock or MonotonicClock(), fps=fps)
+        return CameraSource(int(spec), clock=clock or SystemClock(), fps=fps)
     text = str(spec)
     if text == "picamera":
         return PiCameraSource(clock=clock)
     if text.startswith("/dev/video"):
-        return CameraSource(text, clock=clock or MonotonicClock(), fps=fps)
+        return CameraSource(text, clock=clock or SystemClock(), fps=fps)
     path = Path(text)
     if path.is_dir():
         return ImageSequenceSource(path, fps=fps or 1.0, clock=clock)

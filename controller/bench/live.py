@@ -43,12 +43,12 @@ def _broker() -> Iterator[tuple[Any, str]]:
 
 
 def _state_to_browser(samples: int) -> Row:
-    from controller.clock import SystemClock
     from controller.live.app import create_app
     from controller.live.publisher import MqttPublisher
     from controller.live.server import ServerThread
     from controller.live.settings import MqttSettings, ScoreboardSettings, TableSettings
     from controller.live.sim import SimTable
+    from domino_common.clock import SystemClock
 
     name = "live.state_to_browser_ms"
     chromium = "/usr/bin/chromium"
@@ -122,11 +122,11 @@ def _cpu_seconds(pid: int) -> float:
 def _hall(tables: int, seconds: float) -> list[Row]:
     import httpx
 
-    from controller.clock import SystemClock
     from controller.live.broker import free_port, wait_for_port
     from controller.live.publisher import MqttPublisher
     from controller.live.settings import MqttSettings, TableSettings
     from controller.live.sim import SimTable
+    from domino_common.clock import SystemClock
 
     with _broker() as (broker, kind):
         port = free_port()

@@ -28,8 +28,9 @@ def _row(name: str, value: float, unit: str, target: str | None, note: str) -> d
 
 def bench_settle_to_state() -> list[dict[str, object]]:
     from controller.journal import Journal
-    from controller.runtime import FakePublisher, SystemClock, TableRuntime
+    from controller.runtime import FakePublisher, TableRuntime
     from controller.runtime.fixture_player import DEFAULT_FIXTURE, run_fixture
+    from domino_common.clock import SystemClock
 
     with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "j.sqlite") as journal:
         runtime = TableRuntime(journal=journal, publisher=FakePublisher(clock=SystemClock()))
@@ -74,9 +75,10 @@ def bench_settle_to_subscriber() -> list[dict[str, object]]:
     from controller.live.broker import EmbeddedBroker, MosquittoBroker
     from controller.live.settings import station_settings
     from controller.live.station import LiveStation
-    from controller.runtime import SystemClock, TableRuntime
+    from controller.runtime import TableRuntime
     from controller.runtime.fixture_player import DEFAULT_FIXTURE, run_fixture
     from controller.table import snapshot
+    from domino_common.clock import SystemClock
 
     use_mosquitto = MosquittoBroker.find_executable() is not None
     broker: Any = MosquittoBroker() if use_mosquitto else EmbeddedBroker()

@@ -98,11 +98,11 @@ def _simulate(args: argparse.Namespace) -> int:
 
     from pydantic import ValidationError
 
-    from controller.clock import SystemClock
     from controller.live.errors import LiveConfigError
     from controller.live.publisher import MqttPublisher
     from controller.live.settings import MqttSettings, TableSettings, short_reason
     from controller.live.sim import SimTable
+    from domino_common.clock import SystemClock
 
     try:
         mqtt = MqttSettings(url=args.broker)

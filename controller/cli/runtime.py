@@ -141,13 +141,14 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     import tempfile
 
     from controller.journal import Journal
-    from controller.runtime import SystemClock, TableRuntime
+    from controller.runtime import TableRuntime
     from controller.runtime.fixture_player import DEFAULT_FIXTURE, run_fixture
     from controller.runtime.live_hooks import LiveServices, start_live
     from controller.runtime.narrate import Narrator
     from controller.runtime.preflight import check_demo
     from controller.table import result_json
     from controller.table.state import provisional_leader
+    from domino_common.clock import SystemClock
 
     err = err or sys.stderr
     fixture = args.fixture or DEFAULT_FIXTURE

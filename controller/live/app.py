@@ -25,7 +25,6 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client.registry import CollectorRegistry
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.clock import Clock, SystemClock
 from controller.live.api import EventsPage, HallView, Health, MatchRecord, TableView
 from controller.live.broker import EmbeddedBroker
 from controller.live.commands import signed_command
@@ -41,6 +40,7 @@ from controller.live.publisher import ClientFactory
 from controller.live.settings import ScoreboardSettings
 from controller.live.store import Outcome, TableStore
 from controller.live.topics import TableTopics
+from domino_common.clock import Clock, SystemClock
 
 log = logging.getLogger(__name__)
 

@@ -8,12 +8,12 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from controller.clock import Clock
 from controller.live.connect import paho_client
 from controller.live.publisher import MQTT_ERR_SUCCESS, ClientFactory, MqttClient
 from controller.live.settings import MqttSettings
 from controller.live.store import Outcome, TableStore
 from controller.live.topics import scoreboard_filters
+from domino_common.clock import Clock
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,6 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from controller.clock import Clock
 from controller.live.models import (
     DevicePayload,
     DeviceView,
@@ -25,6 +24,7 @@ from controller.live.models import (
     StateBody,
     StatePayload,
 )
+from domino_common.clock import Clock
 
 
 class Publisher(Protocol):

@@ -19,7 +19,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from controller.clock import Clock
 from controller.live.commands import CommandGate, RefusalLimiter
 from controller.live.connect import describe_connect_error, paho_client
 from controller.live.homeassistant import discovery_messages
@@ -37,6 +36,7 @@ from controller.live.outbox import Message, Outbox
 from controller.live.port import Stamper
 from controller.live.settings import MqttSettings, TableSettings
 from controller.live.topics import TableTopics
+from domino_common.clock import Clock
 
 log = logging.getLogger(__name__)
 

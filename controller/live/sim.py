@@ -185,9 +185,9 @@ class SimTable:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m controller.live.sim --broker URL --table ID``: one simulated table."""
-    from controller.clock import SystemClock
     from controller.live.publisher import MqttPublisher
     from controller.live.settings import MqttSettings, TableSettings
+    from domino_common.clock import SystemClock
 
     parser = argparse.ArgumentParser(prog="python -m controller.live.sim")
     parser.add_argument("--broker", required=True)

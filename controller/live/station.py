@@ -13,10 +13,10 @@ import logging
 from types import TracebackType
 from typing import Any, Self
 
-from controller.clock import Clock, SystemClock
 from controller.live.broker import EmbeddedBroker
 from controller.live.publisher import CommandHandler, MqttPublisher, StatusHandler
 from controller.live.settings import ScoreboardSettings, StationSettings
+from domino_common.clock import Clock, SystemClock
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,8 @@
 
 :class:`Hand` is mutable like python-chess's ``Board``: :meth:`Hand.push` checks and applies a move,
 :meth:`Hand.copy` gives an independent hand for pure callers. It does no I/O, reads no clock and
-draws no random numbers.
+draws no random numbers. The checks of where a tile may go are :mod:`controller.rules.placing`,
+those of the tiles left at the end :mod:`controller.rules.leftover`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from controller.errors import IllegalMoveError
-from controller.rules.line import End, Line
+from controller.rules.leftover import renuncios_in, tiles_left
+from controller.rules.line import Line
 from controller.rules.moves import (
     Bonus,
     Draw,
@@ -24,6 +26,7 @@ from controller.rules.moves import (
     Renuncio,
 )
 from controller.rules.options import Boneyard, EndScoring, Rules
+from controller.rules.placing import check_lead, choose_end
 from controller.rules.scoring import FinishedHand, Tally, end_sum_points, score_hand
 from controller.rules.tiles import Tile, pip_total
 
@@ -323,10 +326,16 @@ class Hand:
                     if other != seat and tile in held:
                         raise IllegalMoveError(f"{move}: {tile} was drawn by seat {other}")
             if self.line.empty:
-                self._check_lead(move)
+                check_lead(
+                    move,
+                    lead_tile=self.lead_tile,
+                    lead_double_only=self.lead_double_only,
+                    lead_double_if_held=self.rules.lead_double_if_held,
+                    held=None if self.hands is None else self.hands[seat],
+                )
                 end = None
             else:
-                end = self._choose_end(move)
+                end = choose_end(self.line, move)
         capicua = False
         if end is None:
             first = move.first_half if move.first_half in (tile.low, tile.high) else tile.low
@@ -384,39 +393,6 @@ class Hand:
             # With every tile in a hand or on the table, only a newly exhausted number can block.
             self._end(HandEnd.BLOCK, seat)
         return recorded
-
-    def _check_lead(self, move: Play) -> None:
-        tile = move.tile
-        if self.lead_tile is not None and tile != self.lead_tile:
-            raise IllegalMoveError(f"{move}: this hand must open with {self.lead_tile}")
-        if not tile.is_double:
-            if self.lead_double_only:
-                raise IllegalMoveError(f"{move}: this hand must open with a double")
-            if self.rules.lead_double_if_held and self.hands is not None:
-                doubles = sorted(t for t in self.hands[move.seat] if t.is_double)
-                if doubles:
-                    raise IllegalMoveError(
-                        f"{move}: the leader holds {doubles[0]} and must lead a double"
-                    )
-
-    def _choose_end(self, move: Play) -> End:
-        fits = self.line.fits(move.tile)
-        ends = self.line.open_ends
-        if not fits:
-            shown = ", ".join(f"{e} {n}" for e, n in ends.items())
-            raise IllegalMoveError(f"{move}: {move.tile} does not fit the open ends ({shown})")
-        if move.end is not None:
-            if move.end not in fits:
-                where = f"shows {ends[move.end]}" if move.end in ends else "is not open"
-                raise IllegalMoveError(
-                    f"{move}: {move.tile} does not fit the {move.end} end (it {where})"
-                )
-            return move.end
-        if len({ends[e] for e in fits}) > 1:
-            raise IllegalMoveError(
-                f"{move}: {move.tile} fits both ends with different numbers: say which end"
-            )
-        return fits[0]
 
     def _pass(self, move: Pass) -> Move:
         seat = move.seat
@@ -515,17 +491,7 @@ class Hand:
 
     def renuncios_in(self, left: Sequence[Iterable[Tile]]) -> list[Renuncio]:
         """False passes shown by the tiles left at the end (not drawn since the pass)."""
-        found = []
-        for seat, tiles in enumerate(left):
-            lacks = self._lacks[seat]
-            for tile in sorted(tiles):
-                if tile in self._exempt[seat]:
-                    continue
-                for n in (tile.low, tile.high):
-                    if n in lacks:
-                        found.append(Renuncio(seat, lacks[n], None, tile, n))
-                        break
-        return found
+        return renuncios_in(left, lacks=self._lacks, exempt=self._exempt)
 
     def _blocked_now(self) -> bool:
         if self.line.empty:
@@ -556,7 +522,14 @@ class Hand:
         hand whose points depend on pips; checked against known hands)."""
         if self.outcome is None:
             raise IllegalMoveError("the hand is not over")
-        remaining = self._remaining_tiles(left)
+        remaining = tiles_left(
+            left,
+            rules=self.rules,
+            hands=self.hands,
+            counts=self.counts,
+            on_table=self.on_table,
+            held_known=self._held_known,
+        )
         renuncios = list(self.renuncios)
         if remaining is not None and self.hands is None:
             renuncios.extend(self.renuncios_in(remaining))
@@ -573,40 +546,3 @@ class Hand:
             renuncios=tuple(renuncios),
         )
         return score_hand(finished, self._tally)
-
-    def _remaining_tiles(self, left: Sequence[Iterable[Tile]] | None) -> list[list[Tile]] | None:
-        n = self.rules.seats
-        if left is not None:
-            shown = [sorted(tiles) for tiles in left]
-            if len(shown) != n:
-                raise IllegalMoveError(f"left lists {len(shown)} hands for {n} seats")
-        if self.hands is not None:
-            actual = [sorted(h) for h in self.hands]
-            if left is not None:
-                for seat in range(n):
-                    if shown[seat] != actual[seat]:
-                        raise IllegalMoveError(
-                            f"seat {seat} left {' '.join(map(str, shown[seat])) or 'nothing'} "
-                            f"but holds {' '.join(map(str, actual[seat])) or 'nothing'}"
-                        )
-            return actual
-        if left is None:
-            return None
-        seen: set[Tile] = set()
-        for seat, tiles in enumerate(shown):
-            if len(tiles) != self.counts[seat]:
-                raise IllegalMoveError(
-                    f"seat {seat} shows {len(tiles)} tiles left but should hold {self.counts[seat]}"
-                )
-            for tile in tiles:
-                if tile not in self.rules.tileset:
-                    raise IllegalMoveError(f"left: {tile} is not in the set")
-                if tile in self.on_table:
-                    raise IllegalMoveError(f"left: {tile} (seat {seat}) is already on the table")
-                if tile in seen:
-                    raise IllegalMoveError(f"left: {tile} is shown twice")
-                for other, held in enumerate(self._held_known):
-                    if other != seat and tile in held:
-                        raise IllegalMoveError(f"left: {tile} was drawn by seat {other}")
-                seen.add(tile)
-        return shown

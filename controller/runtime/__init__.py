@@ -1,16 +1,12 @@
 """The table runtime: the thin I/O shell around :mod:`controller.table` (camera or video,
 seat device, journal, publisher). Heavy imports (OpenCV, pyserial) happen inside functions."""
 
-from controller.clock import Clock, FakeClock, SystemClock
 from controller.live.port import FakePublisher, Publisher
 from controller.runtime.core import TableRuntime, TableRuntimeError
 
 __all__ = [
-    "Clock",
-    "FakeClock",
     "FakePublisher",
     "Publisher",
-    "SystemClock",
     "TableRuntime",
     "TableRuntimeError",
 ]

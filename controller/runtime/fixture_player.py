@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from controller.clock import Clock
 from controller.runtime.adapters import device_input, led_states, scene_inputs, set_recogniser
 from controller.runtime.core import TableRuntime, TableRuntimeError
 from controller.table import CorrectVision, NewMatch, TableInput
+from domino_common.clock import Clock, FakeClock
 from vision.events import SceneEvent
 
 log = logging.getLogger(__name__)
@@ -236,7 +236,6 @@ def run_fixture(
     from firmware_bridge.sim import load_buttons
     from vision.calibration import load_table
     from vision.motion import SettleDetector, SettleParams
-    from vision.sources import FakeClock as FrameClock
     from vision.sources import VideoFileSource
     from vision.tracking import SceneTracker, SceneWatcher, SkinOcclusion, TrackerParams
 
@@ -249,7 +248,7 @@ def run_fixture(
     if not videos or not (d / "table.json").exists():
         raise TableRuntimeError(f"{d}: a fixture needs video.* and table.json")
     geometry = load_table(d / "table.json")
-    frame_clock = FrameClock()
+    frame_clock = FakeClock()  # the time of the frame being read (for the truth oracle)
     recognize, recogniser_name = pick_recogniser(d, recogniser, frame_clock, runtime.max_pip)
     watcher = SceneWatcher(
         recognize,
@@ -314,7 +313,7 @@ def run_fixture(
         for frame in source:
             t = frame.t_seconds
             press_due(t)
-            frame_clock.set(t)
+            frame_clock.advance_to(t)
             live = t > resume_t
             if live:
                 pacer.wait_until(t)

@@ -39,12 +39,12 @@ def run_table(
     """The live table: camera -> scene watcher -> session <- seat device; until interrupted.
     Everything it needs is checked first and every problem reported at once (see
     :mod:`controller.runtime.preflight`); ``check_only`` stops there, the broker included."""
-    from controller.clock import SystemClock
     from controller.journal import Journal
     from controller.runtime.adapters import device_input, scene_inputs, set_recogniser
     from controller.runtime.core import TableRuntime
     from controller.runtime.live_hooks import start_live
     from controller.table import CorrectVision, NewMatch, VisionUnsure
+    from domino_common.clock import SystemClock
     from firmware_bridge.bridge import Bridge
     from vision.errors import VisionError
     from vision.tracking import SceneTracker, SceneWatcher, SkinOcclusion, table_region

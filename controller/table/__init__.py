@@ -12,6 +12,7 @@ from controller.table.effects import (
     PublishState,
     SetLeds,
 )
+from controller.table.export import match_record, result_json
 from controller.table.inputs import (
     Button,
     ConfirmReveal,
@@ -31,13 +32,7 @@ from controller.table.inputs import (
     input_to_json,
 )
 from controller.table.queries import problems
-from controller.table.session import (
-    initial_state,
-    match_record,
-    replay_inputs,
-    result_json,
-    step,
-)
+from controller.table.session import initial_state, replay_inputs, step
 from controller.table.snapshot import SCHEMA, snapshot
 from controller.table.state import TableState
 

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.bridge import Backoff
-from firmware_bridge.clock import FakeClock
 from firmware_bridge.errors import PortNotFoundError
 from firmware_bridge.ports import SerialPortFactory, find_device_ports
 
@@ -33,13 +32,3 @@ def test_backoff_grows_to_its_limit_and_resets() -> None:
     assert [backoff.next() for _ in range(5)] == [0.05, 0.1, 0.2, 0.3, 0.3]
     backoff.reset()
     assert backoff.next() == 0.05
-
-
-def test_fake_clock_moves_only_when_told() -> None:
-    clock = FakeClock(10.0)
-    assert clock.monotonic() == 10.0
-    clock.sleep(0.5)
-    clock.advance(1.5)
-    assert clock.monotonic() == 12.0
-    with pytest.raises(ValueError):
-        clock.advance(-1)

@@ -16,6 +16,7 @@ from devtools.render.layout import parse_tile
 from devtools.render.sample import LATIN_BLOCKED_HAND, sample_record
 from devtools.render.scene import TILE_LOOKS, RenderParams
 from devtools.render.tiles import PlacedTile
+from domino_common.clock import FakeClock
 from vision.calibration.geometry import TableGeometry, default_geometry
 from vision.events import (
     MotionStarted,
@@ -27,7 +28,7 @@ from vision.events import (
     Unsure,
 )
 from vision.motion import SettleDetector, SettleParams
-from vision.sources import FakeClock, Frame, VideoFileSource
+from vision.sources import Frame, VideoFileSource
 from vision.tracking.occlusion import SkinOcclusion
 from vision.tracking.replay import track_fixture
 from vision.tracking.tracker import SceneTracker
@@ -108,7 +109,7 @@ def test_watch_a_source_and_the_table_region(fixture_dir: Path) -> None:
 
         def timed() -> Iterator[Frame]:
             for frame in src:
-                clock.set(frame.t_seconds)
+                clock.advance_to(frame.t_seconds)
                 yield frame
 
         events = list(watch(_Timed(timed()), watcher))
@@ -176,7 +177,7 @@ def test_uncalibrated_tracking_in_pixels_finds_the_same_line(fixture_dir: Path) 
     events = []
     with VideoFileSource(fixture_dir / "video.mp4") as src:
         for frame in src:
-            clock.set(frame.t_seconds)
+            clock.advance_to(frame.t_seconds)
             events.extend(watcher.feed(frame))
     adds = added_tiles(events)
     expected = _expected_adds(truth["record"])

@@ -8,11 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from domino_common.clock import FakeClock
 from vision.calibration.tablefile import load_table
 from vision.errors import VisionError
 from vision.events import SceneEvent
 from vision.motion import SettleDetector, SettleParams
-from vision.sources import FakeClock, VideoFileSource
+from vision.sources import VideoFileSource
 from vision.tracking.occlusion import SkinOcclusion
 from vision.tracking.tracker import SceneTracker, TrackerParams
 from vision.tracking.truth import TruthOracle
@@ -63,7 +64,7 @@ def track_fixture(
     with VideoFileSource(videos[0]) as source:
         total = source.frame_count
         for frame in source:
-            clock.set(frame.t_seconds)
+            clock.advance_to(frame.t_seconds)
             events.extend(watcher.feed(frame))
             frames += 1
             last_t = frame.t_seconds

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from domino_common.clock import Clock
 from vision.events import SceneEvent, TileAdded
-from vision.sources import Clock
 from vision.types import HalfReading, SceneReading, TileReading
 
 Image = npt.NDArray[np.uint8]
@@ -21,7 +21,7 @@ Image = npt.NDArray[np.uint8]
 
 class TruthOracle:
     """A perfect recogniser for rendered fixtures: returns what ``truth.json`` says lies on the
-    table at ``clock.now()`` (set it to each frame's time). Stands in for
+    table at ``clock.monotonic()`` (set it to each frame's time). Stands in for
     ``vision.recognition.identify`` to test tracking apart from recognition."""
 
     def __init__(self, truth: dict[str, Any], clock: Clock) -> None:
@@ -32,7 +32,7 @@ class TruthOracle:
         self._cache: dict[int, SceneReading] = {}
 
     def __call__(self, image: Image, /) -> SceneReading:
-        t = self._clock.now()
+        t = self._clock.monotonic()
         index = max(0, int(np.searchsorted(self._times, t + 1e-9, side="right")) - 1)
         if index not in self._cache:
             self._cache[index] = self._reading(self._scenes[index])

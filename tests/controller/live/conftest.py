@@ -19,12 +19,12 @@ from live_support import (
     wait_until,
 )
 
-from controller.clock import SystemClock
 from controller.live.app import create_app
 from controller.live.broker import EmbeddedBroker, MosquittoBroker
 from controller.live.publisher import MqttPublisher
 from controller.live.server import ServerThread
 from controller.live.settings import MqttSettings, TableSettings
+from domino_common.clock import SystemClock
 
 
 @pytest.fixture(scope="module", params=["mosquitto", "embedded"])

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from controller.clock import FakeClock
 from controller.live.commands import CommandGate, RefusalLimiter, canonical, signed_command
 from controller.live.models import encode
 from controller.live.settings import BrokerAddress, ScoreboardSettings, TableSettings
 from controller.redact import redact_url
+from domino_common.clock import FakeClock
 
 KEY = b"k" * 32
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 
-from controller.clock import FakeClock
 from controller.live.examples import example_body
 from controller.live.fakes import FakeMqttClient
 from controller.live.feed import ScoreboardFeed
@@ -12,6 +11,7 @@ from controller.live.models import encode
 from controller.live.port import FakePublisher
 from controller.live.settings import MqttSettings
 from controller.live.store import Outcome, TableStore
+from domino_common.clock import FakeClock
 
 STATE_FILTER = "domino/v1/+/state"
 

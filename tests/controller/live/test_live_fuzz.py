@@ -25,9 +25,9 @@ from tests.hostile.ledger import case
 
 @pytest.fixture(scope="module")
 def fuzz_target() -> Iterator[Board]:
-    from controller.clock import SystemClock
     from controller.live.publisher import MqttPublisher
     from controller.live.settings import MqttSettings, TableSettings
+    from domino_common.clock import SystemClock
 
     with EmbeddedBroker() as b:
         server = ServerThread(create_app(scoreboard_settings(b.url, cmd_keys={"t1": CMD_KEY})))

@@ -8,13 +8,13 @@ import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from controller.clock import FakeClock
 from controller.live.app import create_app
 from controller.live.examples import example_body
 from controller.live.fakes import FakeMqttClient
 from controller.live.models import encode
 from controller.live.port import FakePublisher
 from controller.live.settings import MqttSettings, ScoreboardSettings
+from domino_common.clock import FakeClock
 
 # a last-seen time that %g printed as 1.79651e+09 (1,230.123 s lost)
 SEEN = 1_796_511_230.123
@@ -39,7 +39,7 @@ NAMES = {
 @pytest.fixture
 def scraped() -> Iterator[tuple[TestClient, FakeMqttClient, FakeClock]]:
     clients: list[FakeMqttClient] = []
-    clock = FakeClock(SEEN)
+    clock = FakeClock(wall=SEEN)
 
     def factory(client_id: str, settings: MqttSettings) -> FakeMqttClient:
         clients.append(FakeMqttClient(client_id, settings))

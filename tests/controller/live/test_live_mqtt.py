@@ -274,7 +274,7 @@ def test_home_assistant_discovery_over_the_broker(
     client.on_connect = lambda c, u, f, r, p: c.subscribe("homeassistant/#", 1)
     client.connect(broker.host, broker.port)
     client.loop_start()
-    from controller.clock import SystemClock
+    from domino_common.clock import SystemClock
 
     pub = MqttPublisher(
         MqttSettings(url=broker.url),

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from controller.clock import SystemClock
 from controller.live.broker import EmbeddedBroker
 from controller.live.probe import probe_broker
 from controller.live.publisher import BrokerStatus, MqttPublisher
 from controller.live.settings import MqttSettings, TableSettings
+from domino_common.clock import SystemClock
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ import json
 
 import pytest
 
-from controller.clock import FakeClock
 from controller.live.commands import signed_command
 from controller.live.examples import example_body
 from controller.live.fakes import FakeMqttClient
@@ -15,6 +14,7 @@ from controller.live.port import FakePublisher
 from controller.live.publisher import BrokerStatus, MqttPublisher
 from controller.live.settings import MqttSettings, TableSettings
 from controller.live.topics import TableTopics
+from domino_common.clock import FakeClock
 
 KEY = "table-key-0123456789"
 CLOCK = FakeClock()
@@ -254,11 +254,6 @@ def test_fake_publisher_numbers_like_the_real_one() -> None:
     device = fake.publish_device(DeviceView(link="down"))
     assert state.seq == 1 and state.table == "t2" and state.ts == fake.events[0].ts + 2
     assert device.link == "down" and fake.devices == [device]
-
-
-def test_clock_never_goes_back() -> None:
-    with pytest.raises(ValueError):
-        FakeClock().advance(-1)
 
 
 def test_broker_status_is_told_once_per_change_not_per_retry() -> None:

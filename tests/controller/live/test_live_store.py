@@ -6,12 +6,12 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.clock import FakeClock
 from controller.live.examples import example_body
 from controller.live.hub import HALL, Hub
 from controller.live.models import encode
 from controller.live.port import FakePublisher
 from controller.live.store import TableStore
+from domino_common.clock import FakeClock
 
 R = "domino/v1"
 

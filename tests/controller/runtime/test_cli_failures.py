@@ -227,10 +227,10 @@ def test_run_plays_on_without_its_broker_and_says_so_once(
     rest = []
     while not lines.empty():
         rest.append(lines.get())
+    err = first + "".join(rest)
     assert first.rstrip("\n") == (
         f"run: broker {url}: no connection (connection refused); retrying in the background"
     )
-    assert code in (0, 130)  # ended by the video or by Ctrl-C, never by the broker
-    err = first + "".join(rest)
+    assert code in (0, 130), err  # ended by the video or by Ctrl-C, never by the broker
     assert err.count("broker") == 1, err  # paho's retries are not repeated
     assert "Traceback" not in err

@@ -8,10 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.live.models import StateBody, encode
-from controller.runtime import FakeClock, FakePublisher, SystemClock, TableRuntime
+from controller.runtime import FakePublisher, TableRuntime
 from controller.runtime.fixture_player import run_fixture
 from controller.table import Link, replay_inputs, snapshot
 from controller.table.snapshot import live_state_body
+from domino_common.clock import FakeClock, SystemClock
 from tests.controller.table.helpers import FIXTURE
 from tests.controller.table.test_replay_property import _session
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.journal import Journal, JournalError
-from controller.runtime import FakeClock, FakePublisher, TableRuntime
+from controller.runtime import FakePublisher, TableRuntime
 from controller.runtime.adapters import (
     device_input,
     led_state,
@@ -29,6 +29,7 @@ from controller.table import (
     snapshot,
 )
 from controller.table.lights import Glow, Light
+from domino_common.clock import FakeClock
 from firmware_bridge.types import ButtonGesture, Gesture, LedState, LinkDown, Pattern
 from vision.events import SceneSettled, TileAdded, TileRemoved, Unsure
 
