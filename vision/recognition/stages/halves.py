@@ -1,13 +1,14 @@
 """Stage 5: reading a proposal's two halves on the pip grid.
 
-Each half (the ``w x w`` square on one side of the bar) is resampled to ``half_px`` square,
-the bar along its first column. The ink contrast is averaged over a pip's core at the nine
-positions of a 3x3 grid (spacings ``grid_spacings``, centre shifted by ``grid_shifts``, both
-shares of the side: sets differ). A half is blank when no position at the middle spacing
-holds ink; otherwise the standard layout (any of its images under the square's symmetries)
-whose weakest pip position most exceeds its strongest free position is the reading, kept
-only where the pips are ink (``pip_share``) and the free positions are not (``free_share``).
-Counting positions, not blobs, reads pips merged by blur or pips touching the bar.
+Each half (on one side of the bar, ``w`` across and as long as its measured end, see
+``end_trust``) is resampled to ``half_px`` square, the bar along its first column. The ink
+contrast is averaged over a pip's core at the nine positions of a 3x3 grid (spacings
+``grid_spacings``, centre shifted by ``grid_shifts``, both shares of the side: sets differ).
+A half is blank when no position at the middle spacing holds ink; otherwise the standard
+layout (any of its images under the square's symmetries) whose weakest pip position most
+exceeds its strongest free position is the reading, kept only where the pips are ink
+(``pip_share``) and the free positions are not (``free_share``). Counting positions, not
+blobs, reads pips merged by blur or pips touching the bar.
 """
 
 from __future__ import annotations
@@ -49,15 +50,16 @@ def read(prop: Proposal, ink: Ink, p: StagedParams, max_pips: int = 6) -> tuple[
 def _read_half(prop: Proposal, sign: float, ink: Ink, p: StagedParams, max_pips: int) -> Half:
     s = p.half_px
     c, u, n, w = np.array(prop.center), np.array(prop.across), np.array(prop.axis), prop.width
+    length = w + p.end_trust * ((prop.ends[0] if sign > 0 else prop.ends[1]) - w)
     src = np.array(
-        [c - u * w / 2, c - u * w / 2 + sign * n * w, c + u * w / 2 + sign * n * w],
+        [c - u * w / 2, c - u * w / 2 + sign * n * length, c + u * w / 2 + sign * n * length],
         dtype=np.float32,
     )
     dst = np.array([[0, 0], [s, 0], [s, s]], dtype=np.float32)
     m = cv2.getAffineTransform(src, dst)
     contrast = np.asarray(cv2.warpAffine(ink.contrast, m, (s, s), flags=cv2.INTER_LINEAR))
     face = np.asarray(cv2.warpAffine(ink.face, m, (s, s), flags=cv2.INTER_LINEAR), dtype=np.uint8)
-    centre = c + sign * n * w / 2
+    centre = c + sign * n * length / 2
     where = (float(centre[0]), float(centre[1]))
     if not _face_whole(face, p):
         return Half(None, 0.0, where)

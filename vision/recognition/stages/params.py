@@ -77,6 +77,10 @@ class StagedParams:
     #: Accepted tile widths (in ``d``) and half lengths (shares of the width).
     width_d: tuple[float, float] = (3.0, 9.0)
     half_length: tuple[float, float] = (0.7, 1.4)
+    #: A half is read from the bar to its measured end, trusted this much against the width
+    #: (the outline's width is often widened by the shadow a tile casts, its end less so; in
+    #: a line, an end can stop at a neighbour's bevel).
+    end_trust: float = 0.85
     #: Side of the square a half is resampled to for reading (pixels).
     half_px: int = 32
     #: Pip grid spacings tried (shares of the half's side) and centre shifts tried.
