@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def main(argv: list[str]) -> int:
     import cv2
 
-    from devtools.render.stills import still_scene
+    from vision.devtools.render.stills import still_scene
     from vision.recognition import identify
     from vision.recognition.synthetic import render_scene
 

@@ -5,8 +5,8 @@
 
 Data (made on the fly, deterministic from the seeds below; nothing real is read):
 
-* tables of :func:`devtools.render.photos.render_table` (seeds ``0..TABLES-1``, 800x600) and
-  single tiles of :func:`~devtools.render.photos.render_crop` (seeds ``0..CROPS-1``);
+* tables of :func:`vision.devtools.render.photos.render_table` (seeds ``0..TABLES-1``, 800x600) and
+  single tiles of :func:`~vision.devtools.render.photos.render_crop` (seeds ``0..CROPS-1``);
 * positives: both halves of each face-up tile, cut by :func:`~vision.recognition.halfnet.half_patch`
   from the truth corners perturbed as a real proposal would be: shifted up to ±10% of the tile
   width w along and across, scaled ±12%, rotated ±6°, the bar-side edge moved ±8% of w;
@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from devtools.render.photos import render_crop, render_table
+from vision.devtools.render.photos import render_crop, render_table
 from vision.recognition.halfnet import HALF_PX, N_CLASSES, NOT_A_HALF, half_patch, min_channel
 from vision.recognition.halfnet import normalise as normalise_patches
 

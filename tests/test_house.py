@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("controller", "vision", "firmware_bridge", "devtools", "domino_common")
+PACKAGES = ("controller", "vision", "firmware_bridge", "domino_common")
 EXEMPT_TREE = Path("vision/recognition")
 MAX_LINES = 600
 

@@ -46,10 +46,10 @@ def _render(args: argparse.Namespace) -> int:
     from controller.rules.moves import HandEnd
     from controller.rules.options import build_rules
     from controller.rules.simulate import greedy_bot, random_bot, simulate
-    from devtools.fixture_writer import render_fixture
-    from devtools.render.scene import RenderParams, sweep_params
     from vision.calibration import default_geometry
     from vision.cli.scene import ProgressBar
+    from vision.devtools.fixture_writer import render_fixture
+    from vision.devtools.render.scene import RenderParams, sweep_params
 
     if args.hands < 1:
         raise RulesError("--hands must be 1 or more")

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from devtools.evaluation import (
+from tests.vision.recognition_support import ddd_dev_dir
+from vision.devtools.evaluation import (
     EvalReport,
     ImageResult,
     evaluate_dir,
@@ -18,7 +19,7 @@ from devtools.evaluation import (
     load_truth_dir,
     write_synthetic_set,
 )
-from devtools.evaluation.scoring import (
+from vision.devtools.evaluation.scoring import (
     COL_MISS,
     ROW_EMPTY,
     PredHalf,
@@ -27,7 +28,6 @@ from devtools.evaluation.scoring import (
     score_ddd,
     score_generic,
 )
-from tests.vision.recognition_support import ddd_dev_dir
 from vision.errors import TruthFormatError
 
 # A 15x15 grid of 10 px cells whose top-left corner is at (100, 100).
@@ -232,8 +232,8 @@ def test_eval_on_ddd_dev_subset(tmp_path: Path) -> None:
     items = load_truth_dir(src)
     assert len(items) == index["n_images"] == 100
     picked = [i for i in items if i.name in {"1_05.jpg", "3_20.jpg", "5_13.jpg"}]
-    from devtools.evaluation.report import EvalReport
-    from devtools.evaluation.runner import _score, read_image
+    from vision.devtools.evaluation.report import EvalReport
+    from vision.devtools.evaluation.runner import _score, read_image
     from vision.recognition import identify
 
     report = EvalReport(source="subset", kind="ddd")
@@ -244,8 +244,8 @@ def test_eval_on_ddd_dev_subset(tmp_path: Path) -> None:
 
 
 def test_report_groups_tile_identity_by_image_size_and_pip_diameter() -> None:
-    from devtools.evaluation.report import EvalReport, ImageResult
-    from devtools.evaluation.scoring import ImageScore
+    from vision.devtools.evaluation.report import EvalReport, ImageResult
+    from vision.devtools.evaluation.scoring import ImageScore
 
     def result(name: str, tiles: int, correct: int, pip: float, size: str) -> ImageResult:
         score = ImageScore(truth_tiles=tiles, tiles_correct=correct)

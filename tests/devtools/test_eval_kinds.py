@@ -14,7 +14,7 @@ import numpy.typing as npt
 import pytest
 
 from controller.cli import main
-from devtools.evaluation import (
+from vision.devtools.evaluation import (
     CropReport,
     SceneReport,
     detect_kind,
@@ -23,7 +23,7 @@ from devtools.evaluation import (
     evaluate_set,
     load_truth_dir,
 )
-from devtools.evaluation.labels import (
+from vision.devtools.evaluation.labels import (
     MISSED,
     RIGHT,
     WRONG,

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from controller.cli import main
-from devtools.fixture_writer import FixtureInfo, render_fixture
-from devtools.render.sample import LATIN_BLOCKED_HAND, sample_record
-from devtools.render.scene import RenderParams
-from devtools.render.tiles import RenderError
 from vision.calibration.tablefile import load_table
+from vision.devtools.fixture_writer import FixtureInfo, render_fixture
+from vision.devtools.render.sample import LATIN_BLOCKED_HAND, sample_record
+from vision.devtools.render.scene import RenderParams
+from vision.devtools.render.tiles import RenderError
 from vision.sources import VideoFileSource
 
 SMALL = RenderParams(width=480, height=270, fps=8.0)
@@ -169,7 +169,7 @@ def test_cli_render_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_still_scenes_with_identify_truth(tmp_path: Path) -> None:
-    from devtools.render.stills import render_stills
+    from vision.devtools.render.stills import render_stills
 
     base = RenderParams(width=480, height=270)
     paths = render_stills(tmp_path, 3, seed=3, base=base, sweep=False)
@@ -213,7 +213,7 @@ def test_shipped_fixture_tracks_exactly() -> None:
 
 
 def test_fixture_stills_for_recognition_eval(rendered: tuple, tmp_path: Path) -> None:
-    from devtools.render.stills import export_fixture_stills
+    from vision.devtools.render.stills import export_fixture_stills
 
     out, _, _ = rendered
     truth = json.loads((out / "truth.json").read_text())

@@ -5,11 +5,11 @@ import itertools
 import numpy as np
 import pytest
 
-from devtools.render.layout import LineLayout, parse_tile, reveal_row
-from devtools.render.sample import LATIN_BLOCKED_HAND, sample_record
-from devtools.render.scene import RenderParams, sweep_params
-from devtools.render.tiles import PIP_LAYOUTS, PlacedTile, RenderError, rects_overlap
 from vision.calibration.geometry import default_geometry
+from vision.devtools.render.layout import LineLayout, parse_tile, reveal_row
+from vision.devtools.render.sample import LATIN_BLOCKED_HAND, sample_record
+from vision.devtools.render.scene import RenderParams, sweep_params
+from vision.devtools.render.tiles import PIP_LAYOUTS, PlacedTile, RenderError, rects_overlap
 
 
 def test_pip_layouts_have_as_many_pips_as_their_number() -> None:
@@ -148,8 +148,8 @@ def test_render_params_are_validated_and_round_trip() -> None:
 def test_thick_tiles_show_their_top_face_shifted_away_from_the_camera() -> None:
     import cv2
 
-    from devtools.render.camera import camera_centre
-    from devtools.render.scene import SceneRenderer
+    from vision.devtools.render.camera import camera_centre
+    from vision.devtools.render.scene import SceneRenderer
 
     geometry = default_geometry()
     params = RenderParams(tile_height_mm=8.0, tilt_deg=12.0, noise=0.0, light_gradient=0.0)

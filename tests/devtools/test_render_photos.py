@@ -1,5 +1,5 @@
-"""Rendered photos (devtools.render.photos): deterministic, truth that matches the pixels, tiles
-apart, backs blank, every look reachable, and the `fixture render-photos` CLI."""
+"""Rendered photos (vision.devtools.render.photos): deterministic, truth that matches the pixels,
+tiles apart, backs blank, every look reachable, and the `fixture render-photos` CLI."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from controller.cli import main
-from devtools.evaluation.truth import load_truth_dir
-from devtools.render.looks import (
+from vision.devtools.evaluation.truth import load_truth_dir
+from vision.devtools.render.looks import (
     BAR_KINDS,
     PIP_KINDS,
     SHADOW_KINDS,
@@ -25,7 +25,7 @@ from devtools.render.looks import (
     Look,
     sample_look,
 )
-from devtools.render.photos import (
+from vision.devtools.render.photos import (
     CROP_FILL,
     CROP_SIDE,
     crop_look,
@@ -123,7 +123,7 @@ def test_same_seed_same_bytes_and_seeds_differ() -> None:
 
 
 def test_the_package_exports_the_photos() -> None:
-    import devtools.render as vr
+    import vision.devtools.render as vr
 
     assert vr.render_crop is render_crop and vr.render_table is render_table
     assert vr.Look is Look and vr.sample_look is sample_look

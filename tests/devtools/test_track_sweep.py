@@ -5,11 +5,11 @@ import json
 from pathlib import Path
 
 import pytest
+from devtools import track_sweep as sweep_module
 
 from controller.cli import main
-from devtools import track_sweep as sweep_module
-from devtools.render.scene import RenderParams, sweep_params
-from devtools.track_sweep import SWEEP_RESOLUTIONS, sweep_points, track_sweep
+from vision.devtools.render.scene import RenderParams, sweep_params
+from vision.devtools.track_sweep import SWEEP_RESOLUTIONS, sweep_points, track_sweep
 from vision.events import SceneSettled, TileAdded
 from vision.tracking.truth import compare_with_truth
 from vision.types import SceneReading

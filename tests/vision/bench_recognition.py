@@ -9,7 +9,7 @@ import cv2
 import pytest
 from recognition_support import ddd_dev_dir, match_scene
 
-from devtools.evaluation.runner import read_image
+from vision.devtools.evaluation.runner import read_image
 from vision.recognition import identify
 from vision.recognition.synthetic import render_scene
 

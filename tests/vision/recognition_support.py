@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from devtools.render.stills import still_scene
+from vision.devtools.render.stills import still_scene
 from vision.recognition import identify
 from vision.recognition.synthetic import SyntheticScene
 from vision.types import SceneReading

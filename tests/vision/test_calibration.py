@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from controller.cli import main
-from devtools.render.camera import camera_homography
-from devtools.render.scene import RenderParams, SceneRenderer
 from vision.calibration.drawing import annotate_calibration, marker_sheet, write_marker_sheet
 from vision.calibration.geometry import MarkerPlacement, Rect, TableGeometry, default_geometry
 from vision.calibration.markers import calibrate, detect_markers
 from vision.calibration.tablefile import load_table, save_table
+from vision.devtools.render.camera import camera_homography
+from vision.devtools.render.scene import RenderParams, SceneRenderer
 from vision.errors import CalibrationError
 
 DPI = 150

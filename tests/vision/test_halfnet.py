@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from devtools.render.looks import Look
-from devtools.render.photos import crop_look, render_crop
+from vision.devtools.render.looks import Look
+from vision.devtools.render.photos import crop_look, render_crop
 from vision.recognition.halfnet import (
     HALF_PX,
     N_CLASSES,

@@ -46,7 +46,7 @@ def lines(text: str) -> list[str]:
 
 
 def test_runner_reads_through_imageio() -> None:
-    from devtools.evaluation import runner
+    from vision.devtools.evaluation import runner
 
     assert runner.read_image is read_image
 

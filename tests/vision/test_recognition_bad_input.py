@@ -106,7 +106,7 @@ def test_tiles_too_small_to_report_are_not_placed_by_their_outline(
     # under min_tile_width_px, so none can be reported. The outline stage placed and read
     # them as dark peaks at every guess of their width all the same, which took 2-18 s a
     # frame of a 480x270 fixture; a width whose tiles cannot be reported is no longer tried.
-    from devtools.render.stills import still_scene
+    from vision.devtools.render.stills import still_scene
     from vision.recognition import RecognitionParams, reader
 
     tried: list[float] = []

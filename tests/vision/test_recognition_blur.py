@@ -19,10 +19,10 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from devtools.render.scene import RenderParams, SceneRenderer
-from devtools.render.stills import render_stills
-from devtools.render.tiles import PlacedTile
 from vision.calibration.geometry import default_geometry
+from vision.devtools.render.scene import RenderParams, SceneRenderer
+from vision.devtools.render.stills import render_stills
+from vision.devtools.render.tiles import PlacedTile
 from vision.recognition import identify
 from vision.recognition.layouts import layout
 from vision.recognition.params import RecognitionParams

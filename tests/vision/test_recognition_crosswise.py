@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from devtools.render.scene import RenderParams, SceneRenderer
-from devtools.render.tiles import PlacedTile
 from vision.calibration.geometry import default_geometry
+from vision.devtools.render.scene import RenderParams, SceneRenderer
+from vision.devtools.render.tiles import PlacedTile
 from vision.recognition import identify
 
 #: (pips, centre mm, angle deg): 5-1, 6-5 | 6-6 crosswise | 6-4, 4-3

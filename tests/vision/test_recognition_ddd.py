@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from recognition_support import ddd_dev_dir, ddd_truth
 
-from devtools.evaluation.runner import read_image
-from devtools.evaluation.scoring import parse_prediction, score_ddd
+from vision.devtools.evaluation.runner import read_image
+from vision.devtools.evaluation.scoring import parse_prediction, score_ddd
 from vision.recognition import identify
 
 # Early and late moves of different games; 5_01 and 1_20 have tiles on the printed logo.

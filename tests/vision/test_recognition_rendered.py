@@ -12,10 +12,10 @@ from typing import Any
 import cv2
 import pytest
 
-from devtools.fixture_writer import render_fixture
-from devtools.render.sample import LATIN_BLOCKED_HAND
-from devtools.render.scene import RenderParams
-from devtools.render.stills import render_stills
+from vision.devtools.fixture_writer import render_fixture
+from vision.devtools.render.sample import LATIN_BLOCKED_HAND
+from vision.devtools.render.scene import RenderParams
+from vision.devtools.render.stills import render_stills
 from vision.recognition import identify
 from vision.tracking.replay import track_fixture
 from vision.tracking.truth import added_tiles

@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from devtools.fixture_writer import render_fixture
-from devtools.render.layout import parse_tile
-from devtools.render.sample import LATIN_BLOCKED_HAND, sample_record
-from devtools.render.scene import TILE_LOOKS, RenderParams
-from devtools.render.tiles import PlacedTile
 from domino_common.clock import FakeClock
 from vision.calibration.geometry import TableGeometry, default_geometry
+from vision.devtools.fixture_writer import render_fixture
+from vision.devtools.render.layout import parse_tile
+from vision.devtools.render.sample import LATIN_BLOCKED_HAND, sample_record
+from vision.devtools.render.scene import TILE_LOOKS, RenderParams
+from vision.devtools.render.tiles import PlacedTile
 from vision.events import (
     MotionStarted,
     SceneSettled,
@@ -483,7 +483,7 @@ def test_simulated_records_render_and_track_exactly(
 def _table_frames(look: str) -> tuple[TableGeometry, list[np.ndarray]]:
     """A dim walnut table as the camera sees it: bare, with 28 tiles laid, with those tiles and
     an arm reaching in (the hand over the tiles), and with the arm's hand beside them."""
-    from devtools.render.scene import ArmPose, SceneRenderer
+    from vision.devtools.render.scene import ArmPose, SceneRenderer
 
     params = RenderParams(
         width=1280,

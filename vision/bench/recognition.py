@@ -26,7 +26,7 @@ def find_ddd_dev() -> Path | None:
 def run_benchmarks(quick: bool) -> list[dict[str, object]]:
     import cv2
 
-    from devtools.evaluation import evaluate_dir, evaluate_synthetic
+    from vision.devtools.evaluation import evaluate_dir, evaluate_synthetic
     from vision.recognition import identify
     from vision.recognition.synthetic import render_scene
 
@@ -140,7 +140,7 @@ def _rendered_scene_row(identify: Callable[..., object], quick: bool) -> dict[st
 
     import cv2
 
-    from devtools.render.stills import render_stills
+    from vision.devtools.render.stills import render_stills
 
     with tempfile.TemporaryDirectory() as tmp:
         paths = render_stills(Path(tmp), 6, seed=3, sweep=False)

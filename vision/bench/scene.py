@@ -23,8 +23,8 @@ def _row(name: str, value: float, unit: str, target: str | None, note: str) -> d
 
 def _frames(n: int) -> list[Any]:
     """Realistic 1280x720 frames: a rendered still plus noise, different every frame."""
-    from devtools.render.scene import RenderParams, SceneRenderer
     from vision.calibration.geometry import default_geometry
+    from vision.devtools.render.scene import RenderParams, SceneRenderer
 
     rng = np.random.default_rng(0)
     renderer = SceneRenderer(default_geometry(), RenderParams(), rng)
@@ -75,10 +75,10 @@ def bench_calibration(quick: bool) -> list[dict[str, object]]:
     tilt up to 18 degrees): worst table-mm error over the play area, against the true camera."""
     import cv2
 
-    from devtools.render.camera import camera_homography
-    from devtools.render.scene import RenderParams, SceneRenderer, sweep_params
     from vision.calibration.geometry import default_geometry
     from vision.calibration.markers import calibrate
+    from vision.devtools.render.camera import camera_homography
+    from vision.devtools.render.scene import RenderParams, SceneRenderer, sweep_params
     from vision.errors import CalibrationError
 
     g = default_geometry()
@@ -157,8 +157,8 @@ def _recogniser() -> Any | None:
 
 
 def bench_fixture(quick: bool) -> list[dict[str, object]]:
-    from devtools.fixture_writer import render_fixture
-    from devtools.render.sample import sample_record
+    from vision.devtools.fixture_writer import render_fixture
+    from vision.devtools.render.sample import sample_record
     from vision.tracking.replay import track_fixture
     from vision.tracking.truth import compare_with_truth
 

@@ -69,9 +69,10 @@ def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
         "recognition-truth.json (generic: tiles with half centres), index.json (the ddd layout: "
         "per-image grid truth), truth.json mapping 'images' to their tiles (scenes: each photo's "
         'tiles listed as "2-5", uncertain ones left out), or folders named like 6x4 (crops: '
-        "photos of that one tile). See devtools.evaluation.truth. Every kind reports a confusion "
-        "matrix of halves. With --synthetic N, score N scenes drawn by the built-in generator "
-        "instead; with --sweep S, the scenes of `fixture render-stills --seed S`, drawn in memory.",
+        "photos of that one tile). See vision.devtools.evaluation.truth. Every kind reports a "
+        "confusion matrix of halves. With --synthetic N, score N scenes drawn by the built-in "
+        "generator instead; with --sweep S, the scenes of `fixture render-stills --seed S`, "
+        "drawn in memory.",
     )
     ev.add_argument(
         "directory",
@@ -294,7 +295,7 @@ def _parse_region(
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from devtools.evaluation import Report, evaluate_set, evaluate_sweep, evaluate_synthetic
+    from vision.devtools.evaluation import Report, evaluate_set, evaluate_sweep, evaluate_synthetic
 
     parser: argparse.ArgumentParser = args.parser
     given = [args.directory is not None, args.synthetic is not None, args.sweep is not None]

@@ -271,7 +271,7 @@ def _track(args: argparse.Namespace) -> int:
 def _track_sweep(args: argparse.Namespace) -> int:
     from collections.abc import Callable
 
-    from devtools.track_sweep import sweep_points, track_sweep
+    from vision.devtools.track_sweep import sweep_points, track_sweep
     from vision.errors import VisionError
 
     if (args.width is None) != (args.height is None):
@@ -335,9 +335,9 @@ def _json_file(path: Path, error: type[Exception]) -> Any:
 def _render_record(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from devtools.fixture_writer import render_fixture
-    from devtools.render.scene import RenderParams, sweep_params
-    from devtools.render.tiles import RenderError
+    from vision.devtools.fixture_writer import render_fixture
+    from vision.devtools.render.scene import RenderParams, sweep_params
+    from vision.devtools.render.tiles import RenderError
 
     record = _json_file(args.record, RenderError)
     params = RenderParams()
@@ -359,7 +359,7 @@ def _render_record(args: argparse.Namespace) -> int:
 
 
 def _render_stills(args: argparse.Namespace) -> int:
-    from devtools.render.stills import render_stills
+    from vision.devtools.render.stills import render_stills
 
     progress = None if args.quiet else ProgressBar("rendering stills")
     paths = render_stills(
@@ -396,8 +396,8 @@ def _photo_side(text: str) -> int:
 def _render_photos(args: argparse.Namespace) -> int:
     import cv2
 
-    from devtools.evaluation.truth import FORMAT_ID, GENERIC_NAME
-    from devtools.render.photos import (
+    from vision.devtools.evaluation.truth import FORMAT_ID, GENERIC_NAME
+    from vision.devtools.render.photos import (
         crop_look,
         render_crop,
         render_table,
@@ -448,7 +448,7 @@ def _render_photos(args: argparse.Namespace) -> int:
 
 
 def _export_stills(args: argparse.Namespace) -> int:
-    from devtools.render.stills import export_fixture_stills
+    from vision.devtools.render.stills import export_fixture_stills
 
     paths = export_fixture_stills(args.fixture, args.out)
     print(f"wrote {len(paths)} still scenes to {args.out} (with recognition-truth.json)")
@@ -456,7 +456,7 @@ def _export_stills(args: argparse.Namespace) -> int:
 
 
 def _sample_record(args: argparse.Namespace) -> int:
-    from devtools.render.sample import sample_record
+    from vision.devtools.render.sample import sample_record
 
     record = sample_record(args.seed, rules=args.rules)
     args.out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")

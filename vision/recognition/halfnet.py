@@ -11,7 +11,7 @@ square, with two steps:
   third of a tile or more).
 
 The net (``models/halves.onnx``, < 150k parameters, run by OpenCV's dnn module on the CPU) was
-trained only on images the project renders itself (:mod:`devtools.render.photos`), by
+trained only on images the project renders itself (:mod:`vision.devtools.render.photos`), by
 ``scripts/train_halves.py``, which reproduces it; ``scripts/eval_halves.py`` measures it.
 """
 

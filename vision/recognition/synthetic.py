@@ -47,7 +47,7 @@ class SyntheticScene:
     pip_diameter_px: float
 
     def truth_json(self, image_name: str) -> dict[str, object]:
-        """This scene in the generic truth format of :mod:`devtools.evaluation.truth`."""
+        """This scene in the generic truth format of :mod:`vision.devtools.evaluation.truth`."""
         return {
             "image": image_name,
             "pip_diameter_px": round(self.pip_diameter_px, 3),

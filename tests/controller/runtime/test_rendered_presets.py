@@ -17,8 +17,8 @@ from controller.rules.simulate import simulate
 
 
 def _render(preset: str, out: Path) -> dict[str, object]:
-    from devtools.fixture_writer import render_fixture
-    from devtools.render.scene import RenderParams
+    from vision.devtools.fixture_writer import render_fixture
+    from vision.devtools.render.scene import RenderParams
 
     record = next(simulate(build_rules(preset), hands=2, seed=5)).to_record()
     record["hands"] = record["hands"][:2]

@@ -1,6 +1,7 @@
 """The look of a rendered photo: table, tile set, light and camera, sampled from a seed.
 
-A :class:`Look` is a frozen record of every choice :mod:`devtools.render.photos` makes besides
+A :class:`Look` is a frozen record of every choice :mod:`vision.devtools.render.photos` makes
+besides
 where the tiles lie, so a test or a sweep can fix any of them (``dataclasses.replace``). Sizes are
 in units of the tile width unless the name says otherwise (``tile_width_px``, ``noise``); colours
 are BGR floats in 0-255; angles are degrees in the image frame (x right, y down).

@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from devtools.render.layout import LineLayout, jittered, parse_tile, reveal_row
-from devtools.render.sample import sample_record
-from devtools.render.scene import RenderParams, SceneRenderer, sweep_params
-from devtools.render.tiles import PlacedTile, RenderError
 from vision.calibration.geometry import default_geometry
+from vision.devtools.render.layout import LineLayout, jittered, parse_tile, reveal_row
+from vision.devtools.render.sample import sample_record
+from vision.devtools.render.scene import RenderParams, SceneRenderer, sweep_params
+from vision.devtools.render.tiles import PlacedTile, RenderError
 
 #: (width, height) choices of a sweep: the default table gives pips of about 4.5, 5.6, 6.8 px
 RESOLUTIONS = ((1280, 720), (1600, 900), (1920, 1080))

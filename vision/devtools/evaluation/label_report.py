@@ -1,6 +1,6 @@
 """Reports of the crops and scenes kinds (truth without positions), as JSON and as text.
 
-Per-image results come from :mod:`devtools.evaluation.labels`; the reports only sum them.
+Per-image results come from :mod:`vision.devtools.evaluation.labels`; the reports only sum them.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from devtools.evaluation.labels import (
+from vision.devtools.evaluation.labels import (
     MISSED,
     RIGHT,
     WRONG,
@@ -64,7 +64,8 @@ class CropResult:
 
 @dataclass(frozen=True, slots=True)
 class CropReport:
-    """A crops set scored photo by photo (see :func:`devtools.evaluation.labels.score_crop`)."""
+    """A crops set scored photo by photo (see
+    :func:`vision.devtools.evaluation.labels.score_crop`)."""
 
     source: str
     images: tuple[CropResult, ...]
@@ -166,7 +167,8 @@ class SceneResult:
 
 @dataclass(frozen=True, slots=True)
 class SceneReport:
-    """A scenes set scored photo by photo (see :func:`devtools.evaluation.labels.score_scene`)."""
+    """A scenes set scored photo by photo (see
+    :func:`vision.devtools.evaluation.labels.score_scene`)."""
 
     source: str
     images: tuple[SceneResult, ...]

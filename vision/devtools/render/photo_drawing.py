@@ -1,4 +1,5 @@
-"""Drawing a photo (:mod:`devtools.render.photos`): the table, the tiles' shadows, sides, faces,
+"""Drawing a photo (:mod:`vision.devtools.render.photos`): the table, the tiles' shadows, sides,
+faces,
 bevels, bars and pips on a canvas in the flat frame; then the light (gradient, vignette, colour
 cast, shine) and the camera (keystone warp, blur, motion, noise, JPEG)."""
 
@@ -10,10 +11,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from devtools.render.looks import Look
-from devtools.render.photo_plane import F64, PhotoFrame, PlaneTile, apply_homography
-from devtools.render.textures import as_u8, smooth_noise, table_texture
-from devtools.render.tiles import PIP_LAYOUTS
+from vision.devtools.render.looks import Look
+from vision.devtools.render.photo_plane import F64, PhotoFrame, PlaneTile, apply_homography
+from vision.devtools.render.textures import as_u8, smooth_noise, table_texture
+from vision.devtools.render.tiles import PIP_LAYOUTS
 
 U8 = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]

@@ -1,8 +1,8 @@
 """Running the reader over an evaluation set.
 
 ``evaluate_set(DIR)`` scores a directory of any kind
-(:func:`devtools.evaluation.truth.detect_kind`): ddd and generic sets through ``evaluate_dir``,
-crops and scenes sets through ``evaluate_crops`` and ``evaluate_scenes``.
+(:func:`vision.devtools.evaluation.truth.detect_kind`): ddd and generic sets through
+``evaluate_dir``, crops and scenes sets through ``evaluate_crops`` and ``evaluate_scenes``.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from devtools.evaluation.label_report import CropReport, CropResult, SceneReport, SceneResult
-from devtools.evaluation.labels import ReadTile, read_tiles, score_crop, score_scene
-from devtools.evaluation.report import EvalReport, ImageResult
-from devtools.evaluation.scoring import parse_prediction, score_ddd, score_generic
-from devtools.evaluation.truth import (
+from vision.devtools.evaluation.label_report import CropReport, CropResult, SceneReport, SceneResult
+from vision.devtools.evaluation.labels import ReadTile, read_tiles, score_crop, score_scene
+from vision.devtools.evaluation.report import EvalReport, ImageResult
+from vision.devtools.evaluation.scoring import parse_prediction, score_ddd, score_generic
+from vision.devtools.evaluation.truth import (
     FORMAT_ID,
     GENERIC_NAME,
     LabelledImage,
@@ -147,7 +147,7 @@ def _scored(
 def _read_still(
     seed: int, index: int, params: RecognitionParams | None, reader: Reader | None = None
 ) -> ImageResult:
-    from devtools.render.stills import still_scene
+    from vision.devtools.render.stills import still_scene
 
     scene = still_scene(index, seed=seed)
     truth = {"tiles": scene.tiles}
@@ -201,7 +201,8 @@ def evaluate_set(
     reader: Reader | None = None,
 ) -> Report:
     """Takes an evaluation directory of any kind (ddd, generic, scenes, crops: told apart by
-    :func:`~devtools.evaluation.truth.detect_kind`); reads every image with ``reader`` (default:
+    :func:`~vision.devtools.evaluation.truth.detect_kind`); reads every image with ``reader``
+    (default:
     :func:`vision.recognition.identify` with ``params``) and returns its report.
     :class:`~vision.errors.TruthFormatError` when the directory is of no kind or its truth is
     malformed."""
@@ -236,8 +237,8 @@ def evaluate_crops(
     reader: Reader | None = None,
 ) -> CropReport:
     """Takes a crops directory (photos of one tile in folders named like ``6x4``); reads and
-    scores every photo (:func:`~devtools.evaluation.labels.score_crop`) and returns the report.
-    Photos that cannot be read are scored as missed, with the reason."""
+    scores every photo (:func:`~vision.devtools.evaluation.labels.score_crop`) and returns the
+    report. Photos that cannot be read are scored as missed, with the reason."""
     items = load_crops(directory)
     read = reader or _reader(params)
     results: list[CropResult] = []
@@ -260,8 +261,8 @@ def evaluate_scenes(
     reader: Reader | None = None,
 ) -> SceneReport:
     """Takes a scenes directory (photos listed in ``truth.json`` with their tiles); reads and
-    scores every photo (:func:`~devtools.evaluation.labels.score_scene`) and returns the report.
-    Photos that cannot be read have every labelled tile missed, with the reason."""
+    scores every photo (:func:`~vision.devtools.evaluation.labels.score_scene`) and returns the
+    report. Photos that cannot be read have every labelled tile missed, with the reason."""
     items = load_scenes(directory)
     read = reader or _reader(params)
     results: list[SceneResult] = []

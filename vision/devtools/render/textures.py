@@ -1,4 +1,4 @@
-"""Procedural table surfaces for :mod:`devtools.render.photos`: noise, sinusoids and streaks.
+"""Procedural table surfaces for :mod:`vision.devtools.render.photos`: noise, sinusoids and streaks.
 
 Every texture is made here from a seeded generator: no image is read. The scale of a texture's
 features is given in tile widths (``Look.texture_scale``) and turned into pixels with the tile
@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from devtools.render.looks import Look
+from vision.devtools.render.looks import Look
 
 F32 = npt.NDArray[np.float32]
 U8 = npt.NDArray[np.uint8]

@@ -14,8 +14,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from devtools.render.camera import camera_centre, camera_homography, raise_point
-from devtools.render.tiles import (
+from vision.calibration.geometry import TableGeometry
+from vision.calibration.markers import marker_image
+from vision.devtools.render.camera import camera_centre, camera_homography, raise_point
+from vision.devtools.render.tiles import (
     Canvas,
     PlacedTile,
     RenderError,
@@ -23,8 +25,6 @@ from devtools.render.tiles import (
     draw_tile,
     draw_tile_base,
 )
-from vision.calibration.geometry import TableGeometry
-from vision.calibration.markers import marker_image
 from vision.types import Point
 
 Image = npt.NDArray[np.uint8]

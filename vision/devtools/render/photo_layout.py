@@ -1,4 +1,4 @@
-"""Placing the tiles of a table photo (:func:`devtools.render.photos.render_table`) on the
+"""Placing the tiles of a table photo (:func:`vision.devtools.render.photos.render_table`) on the
 plane: a line end to end, a row side by side, loose tiles, some face down; every tile inside the
 image and apart from the others."""
 
@@ -9,8 +9,8 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from devtools.render.looks import Look
-from devtools.render.photo_plane import (
+from vision.devtools.render.looks import Look
+from vision.devtools.render.photo_plane import (
     F64,
     PhotoFrame,
     PlaneTile,

@@ -1,6 +1,7 @@
 """Development tooling, apart from what the table runs: the fixture renderer
-(:mod:`devtools.render`), the fixture writer (:mod:`devtools.fixture_writer`), the recognition
-evaluation (:mod:`devtools.evaluation`) and the tracking sweep (:mod:`devtools.track_sweep`).
+(:mod:`vision.devtools.render`), the fixture writer (:mod:`vision.devtools.fixture_writer`), the
+recognition evaluation (:mod:`vision.devtools.evaluation`) and the tracking sweep
+(:mod:`vision.devtools.track_sweep`).
 
 Used by the ``fixture`` and ``vision eval`` sub-commands, the benchmarks and the tests; the
 running system (the controller's table, runtime, live side and journal, vision's reader and

@@ -21,7 +21,7 @@ readings that match them count neither as right nor as false.
 ``grid_corners_px`` and per-cell labels, as described in that dataset's README.
 
 Two kinds name the tiles without saying where they lie (scored by
-:mod:`devtools.evaluation.labels`):
+:mod:`vision.devtools.evaluation.labels`):
 
 **crops** (``../shared/datasets/domibot-crops-dev``): subfolders named after a tile, ``6x4/``
 (one digit, ``x``, one digit), each holding photos (jpg, jpeg, png, bmp, webp) that show that
@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from devtools.evaluation.scoring import PredHalf, PredTile
+from vision.devtools.evaluation.scoring import PredHalf, PredTile
 from vision.errors import TruthFormatError
 
 GENERIC_NAME = "recognition-truth.json"

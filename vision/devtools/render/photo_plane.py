@@ -1,4 +1,4 @@
-"""The plane a photo's tiles lie on (:mod:`devtools.render.photos`), and how it maps into the
+"""The plane a photo's tiles lie on (:mod:`vision.devtools.render.photos`), and how it maps into the
 image: a tile's pose on the plane (unit: the tile width), its top face's corners, whether two
 faces are apart, and the frame of a photo (plane -> flat similarity, flat -> image keystone, the
 canvas the scene is drawn on)."""
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from devtools.render.looks import Look
+from vision.devtools.render.looks import Look
 from vision.types import Point
 
 F64 = npt.NDArray[np.float64]

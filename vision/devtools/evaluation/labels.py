@@ -1,6 +1,6 @@
 """Scoring readings against truth that names tiles but not where they lie.
 
-Two such kinds of truth are understood (loaded by :mod:`devtools.evaluation.truth`):
+Two such kinds of truth are understood (loaded by :mod:`vision.devtools.evaluation.truth`):
 
 * **crops**: photos of one tile each, labelled by their folder (``6x4/``). An image is
   *right* when exactly one tile is read with the label's numbers (either order), *missed*

@@ -8,7 +8,8 @@ Two truth layouts are understood:
   used and the others are duplicates. Same semantics as ``score_identify.py`` of the datasets,
   except that the confusion matrix has columns 0-9 (a predicted 7-9 is a wrong pip count
   either way).
-* **generic** (rendered fixtures, see :mod:`devtools.evaluation.truth`): a truth half is matched
+* **generic** (rendered fixtures, see :mod:`vision.devtools.evaluation.truth`): a truth half is
+matched
   by the nearest predicted half centre within ``0.35 x`` the distance between the truth tile's
   two half centres; a predicted half matched by nobody inside the scene is a false half.
 

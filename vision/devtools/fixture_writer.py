@@ -25,7 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from devtools.render.layout import (
+from vision.calibration.geometry import TableGeometry, default_geometry
+from vision.calibration.tablefile import save_table
+from vision.devtools.render.layout import (
     LineLayout,
     LinePlacement,
     boneyard_pile,
@@ -33,10 +35,8 @@ from devtools.render.layout import (
     parse_tile,
     reveal_row,
 )
-from devtools.render.scene import ArmPose, RenderParams, SceneRenderer
-from devtools.render.tiles import PlacedTile, RenderError
-from vision.calibration.geometry import TableGeometry, default_geometry
-from vision.calibration.tablefile import save_table
+from vision.devtools.render.scene import ArmPose, RenderParams, SceneRenderer
+from vision.devtools.render.tiles import PlacedTile, RenderError
 from vision.types import Point
 
 log = logging.getLogger(__name__)

@@ -17,8 +17,8 @@ from typing import Literal
 
 import numpy as np
 
-from devtools.render.tiles import PlacedTile, RenderError, check_pips, rects_overlap
 from vision.calibration.geometry import Rect, TableGeometry
+from vision.devtools.render.tiles import PlacedTile, RenderError, check_pips, rects_overlap
 from vision.types import Point
 
 Side = Literal["left", "right"]

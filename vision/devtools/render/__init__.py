@@ -1,17 +1,17 @@
 """The fixture renderer: tiles, the line's layout, the virtual camera and frame composition;
-and rendered photos of tiles in many looks (:mod:`devtools.render.photos`, loaded on first use:
-it needs OpenCV at import)."""
+and rendered photos of tiles in many looks (:mod:`vision.devtools.render.photos`, loaded on first
+use: it needs OpenCV at import)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from devtools.render.looks import Look, sample_look
-from devtools.render.scene import RenderParams, SceneRenderer, sweep_params
-from devtools.render.tiles import PIP_LAYOUTS, PlacedTile, RenderError
+from vision.devtools.render.looks import Look, sample_look
+from vision.devtools.render.scene import RenderParams, SceneRenderer, sweep_params
+from vision.devtools.render.tiles import PIP_LAYOUTS, PlacedTile, RenderError
 
 if TYPE_CHECKING:
-    from devtools.render.photos import (
+    from vision.devtools.render.photos import (
         FaceDown,
         TablePhoto,
         crop_look,
@@ -44,7 +44,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in _PHOTOS:
-        from devtools.render import photos
+        from vision.devtools.render import photos
 
         return getattr(photos, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from devtools.render.scene import RenderParams, sweep_params
+from vision.devtools.render.scene import RenderParams, sweep_params
 from vision.errors import VisionError
 from vision.events import Unsure
 from vision.tracking.truth import TruthComparison
@@ -126,8 +126,8 @@ def track_sweep(
     stage: StageCallback | None = None,
 ) -> Iterator[SweepResult]:
     """Render, track and compare each point's fixture into ``out_dir/NN``; yields as it goes."""
-    from devtools.fixture_writer import render_fixture
-    from devtools.render.sample import sample_record
+    from vision.devtools.fixture_writer import render_fixture
+    from vision.devtools.render.sample import sample_record
     from vision.tracking.replay import track_fixture
     from vision.tracking.truth import compare_with_truth
 

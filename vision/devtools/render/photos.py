@@ -1,7 +1,7 @@
 """Rendered photos of domino tiles, with their truth: single tiles and whole tables.
 
 Two kinds of image, each deterministic from a seed (and an optional
-:class:`~devtools.render.looks.Look` that fixes everything but the tiles' places):
+:class:`~vision.devtools.render.looks.Look` that fixes everything but the tiles' places):
 
 * :func:`render_crop`: one tile filling 40-70% of the long side of a 100-400 px photo, at any
   angle, like the crops of ``domibot-crops-dev``;
@@ -19,9 +19,9 @@ the same homography: it never comes from reading the image. A tile's visible sid
 are thick) lies outside its top face, so the corners are those of the face a reader sees.
 
 This module holds the two kinds of photo, the looks of a seed and the truth; the plane and the
-frame are in :mod:`devtools.render.photo_plane`, placing a table's tiles in
-:mod:`devtools.render.photo_layout`, and the drawing (table, tiles, light, camera) in
-:mod:`devtools.render.photo_drawing`.
+frame are in :mod:`vision.devtools.render.photo_plane`, placing a table's tiles in
+:mod:`vision.devtools.render.photo_layout`, and the drawing (table, tiles, light, camera) in
+:mod:`vision.devtools.render.photo_drawing`.
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from devtools.render.looks import Look, sample_look
-from devtools.render.photo_drawing import U8, render_photo
-from devtools.render.photo_layout import MAX_PIPS, TableLayout, arrange_tiles, default_count
-from devtools.render.photo_plane import (
+from vision.devtools.render.looks import Look, sample_look
+from vision.devtools.render.photo_drawing import U8, render_photo
+from vision.devtools.render.photo_layout import MAX_PIPS, TableLayout, arrange_tiles, default_count
+from vision.devtools.render.photo_plane import (
     PhotoFrame,
     PlaneTile,
     apply_homography,
@@ -243,7 +243,8 @@ def _tile_json(t: SyntheticTile) -> dict[str, Any]:
 
 
 def tile_truth_json(tile: SyntheticTile, look: Look) -> dict[str, Any]:
-    """A crop's truth, as one image of the generic truth format (:mod:`devtools.evaluation.truth`)
+    """A crop's truth, as one image of the generic truth format
+    (:mod:`vision.devtools.evaluation.truth`)
     less its ``"image"`` key: the tile (half centres, pips, corners) and the look."""
     return {
         "pip_diameter_px": round(look.pip_diameter * look.tile_width_px, 3),
@@ -253,7 +254,7 @@ def tile_truth_json(tile: SyntheticTile, look: Look) -> dict[str, Any]:
 
 
 def table_truth_json(image_name: str, photo: TablePhoto, look: Look) -> dict[str, Any]:
-    """One image of the generic truth format (:mod:`devtools.evaluation.truth`): the face-up
+    """One image of the generic truth format (:mod:`vision.devtools.evaluation.truth`): the face-up
     tiles with half centres, pips and corners; the face-down ones under ``"backs"`` (not
     tiles), and the look."""
     r = 3

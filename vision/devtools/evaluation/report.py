@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from devtools.evaluation.scoring import COL_MISS, N_PIPS, ImageScore
+from vision.devtools.evaluation.scoring import COL_MISS, N_PIPS, ImageScore
 
 _COUNTS = (
     "truth_halves",

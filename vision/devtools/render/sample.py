@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from devtools.render.tiles import RenderError
+from vision.devtools.render.tiles import RenderError
 
 
 def _fits(tile: tuple[int, int], ends: tuple[int, int]) -> list[str]:
