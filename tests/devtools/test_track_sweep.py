@@ -5,9 +5,9 @@ import json
 from pathlib import Path
 
 import pytest
-from devtools import track_sweep as sweep_module
 
 from controller.cli import main
+from vision.devtools import track_sweep as sweep_module
 from vision.devtools.render.scene import RenderParams, sweep_params
 from vision.devtools.track_sweep import SWEEP_RESOLUTIONS, sweep_points, track_sweep
 from vision.events import SceneSettled, TileAdded

@@ -178,7 +178,7 @@ def _faces(lit_from: int, lit_to: int) -> ink.Ink:
     face[40:61, lit_from:lit_to] = 200
     blank = np.zeros_like(face)
     lit, table = P.thin_lit_share * ink.percentile(face, 99), ink.percentile(face, 50)
-    return ink.Ink(face, blank, blank, blank, 20.0, 4.0, lit, table)
+    return ink.Ink(face, blank, blank, blank, 20.0, 20.0, 4.0, lit, table)
 
 
 def test_the_histogram_percentile_is_numpys() -> None:
@@ -209,3 +209,23 @@ def test_a_double_nine_set_is_read_with_max_pips_9_and_its_high_halves_are_never
     reading = identify(scene.image, max_pips=9)
     assert [sorted(t.pips) for t in reading.tiles] == [[2, 8]]
     assert not reading.tiles[0].sure  # the learned half reader knows 0-6 only
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_few_tiles_on_a_wide_table_are_read_whole(seed: int) -> None:
+    # three tiles fill a sliver of a 1280x720 frame: a percentile of the contrast measures the
+    # table's noise there, so the ink thresholds are set from the pips' own contrast
+    scene = render_scene(seed, n_tiles=3, max_pips=6)
+    read = sorted(sorted(t.pips) for t in identify(scene.image).tiles)
+    assert read == sorted(sorted(t.pips) for t in scene.tiles)
+
+
+def test_the_ink_thresholds_follow_the_pips_on_a_mostly_empty_frame() -> None:
+    scene = render_scene(1, n_tiles=3, max_pips=6)
+    grey = scale.darkest_channel(scene.image)
+    found = scale.measure(grey, P)
+    assert found is not None and found.factor == 1.0
+    seen = ink.find(grey, found.pip_px, P, found.blobs)
+    noise = ink.percentile(seen.contrast, 99.7)
+    assert seen.pip_threshold > P.ink_share * noise  # the pips, not the table's noise
+    assert seen.threshold <= seen.pip_threshold  # bars and seams: a lower share of the pips

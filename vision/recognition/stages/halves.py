@@ -68,7 +68,7 @@ def _read_half(prop: Proposal, sign: float, ink: Ink, p: StagedParams, max_pips:
     core = np.asarray(
         cv2.blur(contrast.astype(np.float32), (2 * r + 1, 2 * r + 1)), dtype=np.float32
     )
-    t = ink.threshold
+    t = ink.pip_threshold
     peak = float(_grid(core, 0.5 * s, 0.5 * s, p.blank_spacing * s).max())
     if peak < p.blank_share * t:
         return Half(0, float(np.clip(1 - peak / (p.blank_share * t), 0, 1)), where)

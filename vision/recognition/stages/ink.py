@@ -27,7 +27,11 @@ U8 = npt.NDArray[np.uint8]
 class Ink:
     """Working-resolution images, all ``(H, W)`` uint8: ``face`` (the darkest channel closed
     over pips and bars), ``contrast`` (``face`` minus the darkest channel),
-    ``mask`` (1 on ink), ``thin`` (255 on thin ink); ``threshold`` in grey levels; ``pip_px``
+    ``mask`` (1 on ink), ``thin`` (255 on thin ink); ``threshold`` in grey levels, a share of
+    the strongest ink (99.7th percentile of ``contrast``); ``pip_threshold``, the same share of
+    the pips' own contrast where higher, the level a half's pips are read at (a tile or two on a
+    wide table are too few pixels to show in a percentile, which then measures the table's
+    noise, while their bars are fainter than their pips); ``pip_px``
     in working pixels; ``lit``: the grey level from which a face counts as lit
     (``thin_lit_share`` of the brightest faces); ``table``: the median level of ``face``."""
 
@@ -36,6 +40,7 @@ class Ink:
     mask: U8
     thin: U8
     threshold: float
+    pip_threshold: float
     pip_px: float
     lit: float
     table: float
@@ -58,6 +63,16 @@ def _odd(x: float) -> int:
     return max(3, round(x) | 1)
 
 
+def _pip_ink(contrast: U8, pips: npt.NDArray[np.float64], p: StagedParams) -> float:
+    """The median contrast at the pips' centres (0 with too few pips)."""
+    if len(pips) < p.min_pips_for_scale:
+        return 0.0
+    h, w = contrast.shape
+    xs = np.clip(np.rint(pips[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.rint(pips[:, 1]).astype(int), 0, h - 1)
+    return float(np.median(contrast[ys, xs]))
+
+
 def find(
     grey: U8, pip_px: float, p: StagedParams, blobs: npt.NDArray[np.float64] | None = None
 ) -> Ink:
@@ -68,13 +83,17 @@ def find(
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     face = np.asarray(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel), dtype=np.uint8)
     contrast = np.asarray(cv2.subtract(face, grey), dtype=np.uint8)
-    threshold = max(p.ink_floor, p.ink_share * percentile(contrast, 99.7))
+    found = scale.round_blobs(grey) if blobs is None else blobs
+    lo, hi = p.pip_size_range[0] * pip_px, p.pip_size_range[1] * pip_px
+    pips = found[(found[:, 2] >= lo) & (found[:, 2] <= hi)]
+    pip_ink = _pip_ink(contrast, pips, p)
+    threshold = max(p.ink_floor, p.ink_share * percentile(contrast, 99.7), p.bar_share * pip_ink)
+    pip_threshold = max(threshold, p.ink_share * pip_ink)
     ink = (contrast > threshold).astype(np.uint8)
     discs = np.zeros_like(ink)
-    for x, y, size in (scale.round_blobs(grey) if blobs is None else blobs).tolist():
-        if p.pip_size_range[0] * pip_px <= size <= p.pip_size_range[1] * pip_px:
-            radius = round(0.5 * size + p.pip_margin_d * pip_px)
-            cv2.circle(discs, (round(x), round(y)), radius, 1, -1)
+    for x, y, size in pips.tolist():
+        radius = round(0.5 * size + p.pip_margin_d * pip_px)
+        cv2.circle(discs, (round(x), round(y)), radius, 1, -1)
     # bars and seams lie on faces: thin ink on a darker table (its pattern, a board's print)
     # is left out, so it neither hides nor fakes bars
     lit = p.thin_lit_share * percentile(face, 99)
@@ -85,6 +104,7 @@ def find(
         ink,
         thin,
         threshold,
+        pip_threshold,
         pip_px,
         lit,
         percentile(face, 50),

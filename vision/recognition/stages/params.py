@@ -41,6 +41,9 @@ class StagedParams:
     close_d: float = 1.1
     #: Ink threshold as a share of the strongest ink contrast (99.7th percentile).
     ink_share: float = 0.33
+    #: ... and at least this share of the pips' own contrast (with few tiles on a wide table
+    #: the percentile measures the table's noise; a blurred tile's bar is fainter than its pips).
+    bar_share: float = 0.2
     #: Lowest ink threshold (grey levels).
     ink_floor: float = 12.0
     #: Round blobs this many pip diameters across are pips, cleared from the thin ink with a
