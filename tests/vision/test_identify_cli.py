@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.recognition
+import vision.recognition.stages
 from controller.cli import main
 from vision.errors import ImageFileError, ImageReadError, ImageTooLargeError
 from vision.imageio import MAX_FILE_BYTES, image_header, read_image
@@ -23,7 +23,7 @@ from vision.types import HalfReading, SceneReading, TileReading
 
 
 def scene_png(seed: int, n_tiles: int = 3) -> bytes:
-    ok, data = cv2.imencode(".png", render_scene(seed, n_tiles=n_tiles).image)
+    ok, data = cv2.imencode(".png", render_scene(seed, n_tiles=n_tiles, max_pips=6).image)
     assert ok
     return data.tobytes()
 
@@ -185,7 +185,9 @@ def test_a_directory_is_read_recursively_in_order(
     (root / ".cache").mkdir()
     (root / "b" / "z.PNG").write_bytes(scene_png(4))
     (root / "a.png").write_bytes(scene_png(5))
-    (root / "c.jpg").write_bytes(cv2.imencode(".jpg", render_scene(6, n_tiles=3).image)[1])
+    (root / "c.jpg").write_bytes(
+        cv2.imencode(".jpg", render_scene(6, n_tiles=3, max_pips=6).image)[1]
+    )
     (root / ".cache" / "x.png").write_bytes(b"hidden: never read")
     (root / "notes.txt").write_text("not an image")
     out_dir = tmp_path / "out"
@@ -324,7 +326,7 @@ def test_text_marks_unsure_tiles(
     reading = SceneReading(
         (tile(100, 100, (6, 4), 0.93), tile(300, 100, (2, 5), 0.31)), 640, 480, 60.0
     )
-    monkeypatch.setattr(vision.recognition, "identify", lambda *a, **k: reading)
+    monkeypatch.setattr(vision.recognition.stages, "identify", lambda *a, **k: reading)
     path = tmp_path / "x.png"
     path.write_bytes(scene_png(16))
     assert main(["vision", "identify", str(path)]) == 0

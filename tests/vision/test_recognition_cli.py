@@ -15,7 +15,7 @@ from vision.types import HalfReading, SceneReading, TileReading
 
 
 def write_scene(tmp_path: Path, seed: int, n_tiles: int = 10) -> tuple[Path, object]:
-    scene = render_scene(seed, n_tiles=n_tiles)
+    scene = render_scene(seed, n_tiles=n_tiles, max_pips=6)
     path = tmp_path / f"scene{seed}.png"
     cv2.imwrite(str(path), scene.image)
     return path, scene
@@ -87,8 +87,35 @@ def test_bad_params_file_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture
     path, _ = write_scene(tmp_path, 5, n_tiles=4)
     params = tmp_path / "p.json"
     params.write_text('{"min_confidence": 7}')
-    assert main(["vision", "identify", str(path), "--params", str(params)]) == 2
+    args = ["vision", "identify", str(path), "--params", str(params)]
+    assert main([*args, "--reader", "classic"]) == 2
     assert "min_confidence" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:  # the staged reader takes no --params
+        main(args)
+    assert exc.value.code == 2
+    assert "--reader classic" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bad", ["0", "10", "-1"])
+def test_max_pips_out_of_range_is_a_usage_error(
+    tmp_path: Path, bad: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _ = write_scene(tmp_path, 5, n_tiles=2)
+    with pytest.raises(SystemExit) as exc:
+        main(["vision", "identify", str(path), "--max-pips", bad])
+    assert exc.value.code == 2
+    assert "--max-pips must be 1 to 9" in capsys.readouterr().err
+
+
+def test_a_double_nine_set_is_read_with_max_pips_9(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene = render_scene(3, width=240, height=200, n_tiles=1, tiles=((8, 2),), tile_width_px=50)
+    path = tmp_path / "d9.png"
+    cv2.imwrite(str(path), scene.image)
+    assert main(["vision", "identify", str(path), "--json", "--max-pips", "9"]) == 0
+    tiles = json.loads(capsys.readouterr().out)["tiles"]
+    assert [sorted(h["pips"] for h in t["halves"]) for t in tiles] == [[2, 8]]
 
 
 def test_blank_image_reads_no_tiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

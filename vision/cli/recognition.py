@@ -6,6 +6,8 @@ Registration only: handlers import OpenCV and numpy when they run.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
 import json
 import sys
 from pathlib import Path
@@ -104,27 +106,41 @@ def _reader_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--reader",
         choices=("classic", "staged"),
-        default="classic",
-        help="which tile reader: classic (default) or staged (in development, "
-        "vision.recognition.stages; takes no --params)",
+        default="staged",
+        help="which tile reader: staged (default; vision.recognition.stages, the reader of "
+        "photos of any tile set) or classic (vision.recognition.reader, the one the table's "
+        "run uses: tuned to the rendered fixtures and one board set; takes --params)",
+    )
+    parser.add_argument(
+        "--max-pips",
+        type=int,
+        metavar="N",
+        help="the set's largest half: 6 for double-six (the staged reader's default), 9 for "
+        "double-nine (the classic reader's default)",
     )
 
 
 def _staged(args: argparse.Namespace) -> Any:
     """The staged reader as ``(image, region=None) -> SceneReading``, or None for classic."""
+    if args.max_pips is not None and not 1 <= args.max_pips <= 9:
+        args.parser.error(f"--max-pips must be 1 to 9, got {args.max_pips}")
     if args.reader != "staged":
         return None
     if args.params:
-        args.parser.error("--params goes with the classic reader")
-    from vision.recognition.stages import identify
+        args.parser.error("--params goes with the classic reader (--reader classic)")
+    from vision.recognition import stages
 
-    return identify
+    return functools.partial(stages.identify, max_pips=args.max_pips or 6)
 
 
-def _load_params(path: str | None) -> Any:
+def _load_params(args: argparse.Namespace) -> Any:
+    """The classic reader's parameters: ``--params`` and ``--max-pips``; None for its own."""
     from vision.recognition import RecognitionParams
 
-    return RecognitionParams.load(path) if path else None
+    params = RecognitionParams.load(args.params) if args.params else None
+    if args.max_pips is not None:
+        params = dataclasses.replace(params or RecognitionParams(), max_pips=args.max_pips)
+    return params
 
 
 def _identify(args: argparse.Namespace) -> int:
@@ -134,7 +150,7 @@ def _identify(args: argparse.Namespace) -> int:
     from vision.recognition.annotate import annotate
 
     staged = _staged(args)
-    params = _load_params(args.params)
+    params = _load_params(args)
     region = _parse_region(args.parser, args.region)
     inputs, failures = _identify_inputs(args.images)
     several = len(inputs) > 1 or any(item.in_directory for item in inputs)
@@ -304,7 +320,7 @@ def _eval(args: argparse.Namespace) -> int:
     if args.sweep is None and (args.count, args.first, args.jobs) != (None, None, None):
         parser.error("--count, --first and --jobs go with --sweep")
     reader = _staged(args)
-    params = _load_params(args.params)
+    params = _load_params(args)
     progress = None if args.quiet else _progress_printer()
     report: Report
     if args.synthetic is not None:
@@ -314,6 +330,7 @@ def _eval(args: argparse.Namespace) -> int:
             args.synthetic,
             seed=args.seed,
             pip_diameter_px=args.pip_diameter,
+            max_pips=args.max_pips or (6 if reader is not None else 9),
             params=params,
             progress=progress,
             reader=reader,

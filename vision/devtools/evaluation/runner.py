@@ -98,18 +98,20 @@ def evaluate_synthetic(
     *,
     seed: int = 0,
     pip_diameter_px: float | None = None,
+    max_pips: int = 9,
     params: RecognitionParams | None = None,
     progress: Progress | None = None,
     reader: Reader | None = None,
 ) -> EvalReport:
-    """Draw ``count`` scenes (seeds ``seed..seed+count-1``), read and score them."""
+    """Draw ``count`` scenes (seeds ``seed..seed+count-1``) of a set whose largest half is
+    ``max_pips``, read and score them."""
     read = reader or _reader(params)
     label = f"{count} scenes from seed {seed}" + (
         f", pip diameter {pip_diameter_px} px" if pip_diameter_px else ""
     )
     report = EvalReport(source=label, kind="synthetic")
     for k in range(count):
-        scene = render_scene(seed + k, pip_diameter_px=pip_diameter_px)
+        scene = render_scene(seed + k, pip_diameter_px=pip_diameter_px, max_pips=max_pips)
         name = f"seed {seed + k}"
         report.images.append(_scored(name, scene.image, scene.truth_json(name), read))
         if progress is not None:
