@@ -27,13 +27,14 @@ U8 = npt.NDArray[np.uint8]
 class Ink:
     """Working-resolution images, all ``(H, W)`` uint8: ``face`` (the darkest channel closed
     over pips and bars), ``contrast`` (``face`` minus the darkest channel),
-    ``mask`` (1 on ink), ``thin`` (255 on thin ink); ``threshold`` in grey levels, a share of
-    the strongest ink (99.7th percentile of ``contrast``); ``pip_threshold``, the same share of
-    the pips' own contrast where higher, the level a half's pips are read at (a tile or two on a
-    wide table are too few pixels to show in a percentile, which then measures the table's
-    noise, while their bars are fainter than their pips); ``pip_px``
-    in working pixels; ``lit``: the grey level from which a face counts as lit
-    (``thin_lit_share`` of the brightest faces); ``table``: the median level of ``face``."""
+    ``mask`` (1 on ink), ``thin`` (255 on thin ink); ``threshold``, the ink level in grey
+    levels: ``ink_share`` of the strongest ink (99.7th percentile of ``contrast``) and at least
+    ``bar_share`` of the pips' own contrast; ``pip_threshold``, the level a half's pips are read
+    at: also ``ink_share`` of the pips' contrast where that is higher (a tile or two on a wide
+    table are too few pixels to show in a percentile, which then measures the table's noise;
+    a blurred tile's bar is fainter than its pips); ``pip_px`` in working pixels; ``lit``: the
+    grey level from which a face counts as lit (``thin_lit_share`` of the brightest faces);
+    ``table``: the median level of ``face``."""
 
     face: U8
     contrast: U8
