@@ -229,3 +229,14 @@ def test_the_ink_thresholds_follow_the_pips_on_a_mostly_empty_frame() -> None:
     noise = ink.percentile(seen.contrast, 99.7)
     assert seen.pip_threshold > P.ink_share * noise  # the pips, not the table's noise
     assert seen.threshold <= seen.pip_threshold  # bars and seams: a lower share of the pips
+
+
+def test_a_blank_half_is_a_lit_face_not_the_darker_table() -> None:
+    # a dark table (40) with a lit band of faces (200) along y 40-60 from x 128 to 172: a
+    # tile's outline on the faces reads two blank halves; the same outline on the bare table
+    # (or along its border) reads nothing
+    faces = _faces(128, 172)
+    on_faces = _read(150.0, (0, 0)).proposal
+    on_table = _read(240.0, (0, 0)).proposal
+    assert [h.pips for h in halves.read(on_faces, faces, P)] == [0, 0]
+    assert [h.pips for h in halves.read(on_table, faces, P)] == [None, None]

@@ -61,7 +61,7 @@ def _read_half(prop: Proposal, sign: float, ink: Ink, p: StagedParams, max_pips:
     face = np.asarray(cv2.warpAffine(ink.face, m, (s, s), flags=cv2.INTER_LINEAR), dtype=np.uint8)
     centre = c + sign * n * length / 2
     where = (float(centre[0]), float(centre[1]))
-    if not _face_whole(face, p):
+    if not _face_whole(face, ink.lit, p):
         return Half(None, 0.0, where)
     pip = ink.pip_px * s / w
     r = max(1, round(p.pip_core * pip))
@@ -123,9 +123,11 @@ def _grid(core: F32, cx: float, cy: float, sp: float) -> F32:
     return out
 
 
-def _face_whole(face: npt.NDArray[np.uint8], p: StagedParams) -> bool:
+def _face_whole(face: npt.NDArray[np.uint8], lit: float, p: StagedParams) -> bool:
+    """Whether ``face`` (a half resampled) is one lit face: at least ``lit`` (a table darker
+    than the tiles or its border is no blank half) and nearly all at its own level."""
     m = round(p.face_margin * face.shape[0])
     inner = face[m:-m, m:-m].astype(np.float32)
     level = float(np.median(face))
     near = np.abs(inner - level) < max(18.0, 0.25 * level)
-    return float(near.mean()) >= p.face_share
+    return level >= lit and float(near.mean()) >= p.face_share

@@ -64,14 +64,15 @@ def _odd(x: float) -> int:
     return max(3, round(x) | 1)
 
 
-def _pip_ink(contrast: U8, pips: npt.NDArray[np.float64], p: StagedParams) -> float:
-    """The median contrast at the pips' centres (0 with too few pips)."""
+def _pip_ink(image: U8, pips: npt.NDArray[np.float64], p: StagedParams) -> float:
+    """The median of ``image`` at the pips' centres (0 with too few pips): the pips' contrast,
+    or the face round them (the face image has them closed away)."""
     if len(pips) < p.min_pips_for_scale:
         return 0.0
-    h, w = contrast.shape
+    h, w = image.shape
     xs = np.clip(np.rint(pips[:, 0]).astype(int), 0, w - 1)
     ys = np.clip(np.rint(pips[:, 1]).astype(int), 0, h - 1)
-    return float(np.median(contrast[ys, xs]))
+    return float(np.median(image[ys, xs]))
 
 
 def find(
@@ -97,7 +98,9 @@ def find(
         cv2.circle(discs, (round(x), round(y)), radius, 1, -1)
     # bars and seams lie on faces: thin ink on a darker table (its pattern, a board's print)
     # is left out, so it neither hides nor fakes bars
-    lit = p.thin_lit_share * percentile(face, 99)
+    # the brightest faces: the 99th percentile of the face image, or the face round the pips
+    # where brighter (a tile or two on a wide table are too few pixels for the percentile)
+    lit = p.thin_lit_share * max(percentile(face, 99), _pip_ink(face, pips, p))
     thin = ((ink > 0) & (discs == 0) & (face >= lit)).astype(np.uint8) * 255
     return Ink(
         face,
