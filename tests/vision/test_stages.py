@@ -240,3 +240,17 @@ def test_a_blank_half_is_a_lit_face_not_the_darker_table() -> None:
     on_table = _read(240.0, (0, 0)).proposal
     assert [h.pips for h in halves.read(on_faces, faces, P)] == [0, 0]
     assert [h.pips for h in halves.read(on_table, faces, P)] == [None, None]
+
+
+def test_a_lone_small_tile_beside_four_markers_sets_the_scale() -> None:
+    # the first tile of a hand on a 1600x900 frame: in the reduced view its pips vanish and the
+    # markers' four round cells are all the blobs seen; they are too few to trust, so the scale
+    # is measured again in a wider view, where the tile's twelve pips outnumber them
+    scene = render_scene(5, width=1600, height=900, n_tiles=1, tiles=((6, 6),), tile_width_px=24)
+    image = scene.image.copy()
+    for x, y in ((60, 60), (1540, 60), (60, 840), (1540, 840)):
+        cv2.rectangle(image, (x - 45, y - 45), (x + 45, y + 45), (255, 255, 255), -1)
+        cv2.circle(image, (x, y), 28, (0, 0, 0), -1)
+    found = scale.candidates(scale.darkest_channel(image), P)
+    assert found and found[0].pip_px < 2 * scene.pip_diameter_px
+    assert [sorted(t.pips) for t in identify(image).tiles] == [[6, 6]]

@@ -19,8 +19,12 @@ class StagedParams:
     #: is enlarged, by this much at most (under ``min_enlarge`` it is read as it is).
     min_enlarge: float = 1.2
     max_enlarge: float = 1.6
-    #: Pips seen smaller than this in that view are measured again in a view twice as wide.
+    #: Pips seen smaller than this in that view, or a commonest size shared by fewer than
+    #: ``min_view_support`` blobs, are measured again in a view twice as wide (the small pips
+    #: of a tile or two vanish in a reduced view; a calibration marker's cells are round and
+    #: alike too).
     min_view_pip_px: float = 4.5
+    min_view_support: int = 8
     #: Round blobs whose log-diameters lie within this of each other form one size.
     pip_size_tolerance: float = 0.15
     #: Smallest pip diameter believed (input pixels): a 20 px wide tile's pips are 3 px.

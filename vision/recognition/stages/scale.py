@@ -88,8 +88,8 @@ def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
 
 def _round_blobs_seen(grey: U8, p: StagedParams) -> tuple[npt.NDArray[np.float64], float]:
     """The round dark blobs (``(N, 3)`` ``x, y, diameter``, input pixels) seen in a view
-    ``scale_view_px`` wide, or twice that where the blobs found are too small to trust there
-    (pips of small tiles in a large frame); and the scale of that view."""
+    ``scale_view_px`` wide, or twice that where the blobs found are too small or too few to
+    trust there (pips of small tiles in a large frame); and the scale of that view."""
     h, w = grey.shape
     side = p.scale_view_px
     while True:
@@ -98,11 +98,20 @@ def _round_blobs_seen(grey: U8, p: StagedParams) -> tuple[npt.NDArray[np.float64
             s = p.min_side_px / max(h, w)
         view = grey if s == 1.0 else np.asarray(cv2.resize(grey, None, fx=s, fy=s), dtype=np.uint8)
         blobs = round_blobs(view)
-        common = _common_sizes(blobs[:, 2], p)
-        if s >= 1.0 or side >= 2 * p.scale_view_px or (common and common[0] >= p.min_view_pip_px):
+        if s >= 1.0 or side >= 2 * p.scale_view_px or _trusted(blobs[:, 2], p):
             break
         side *= 2
     return np.asarray(blobs / s, dtype=np.float64), s
+
+
+def _trusted(sizes: npt.NDArray[np.float64], p: StagedParams) -> bool:
+    """Whether the commonest blob size of a reduced view is large enough, and shared by enough
+    blobs, to set the scale."""
+    common = _common_sizes(sizes, p)
+    if not common:
+        return False
+    near = np.abs(np.log(sizes) - math.log(common[0])) < p.pip_size_tolerance
+    return common[0] >= p.min_view_pip_px and int(near.sum()) >= p.min_view_support
 
 
 def round_blobs(grey: U8) -> npt.NDArray[np.float64]:
