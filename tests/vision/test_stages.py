@@ -226,9 +226,9 @@ def test_the_ink_thresholds_follow_the_pips_on_a_mostly_empty_frame() -> None:
     found = scale.measure(grey, P)
     assert found is not None and found.factor == 1.0
     seen = ink.find(grey, found.pip_px, P, found.blobs)
-    noise = ink.percentile(seen.contrast, 99.7)
-    assert seen.pip_threshold > P.ink_share * noise  # the pips, not the table's noise
-    assert seen.threshold <= seen.pip_threshold  # bars and seams: a lower share of the pips
+    noise = ink.percentile(seen.contrast, 99.7)  # on this mostly empty frame: the table's
+    assert seen.threshold > noise  # ink (bars, seams) stands above the table's noise
+    assert seen.pip_threshold > seen.threshold  # pips are read at a higher share of their own
 
 
 def test_a_blank_half_is_a_lit_face_not_the_darker_table() -> None:
