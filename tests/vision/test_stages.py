@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -21,6 +22,7 @@ from vision.recognition.stages import (
     identify,
     ink,
     outline,
+    pipeline,
     scale,
 )
 from vision.recognition.synthetic import render_scene
@@ -254,3 +256,51 @@ def test_a_lone_small_tile_beside_four_markers_sets_the_scale() -> None:
     found = scale.candidates(scale.darkest_channel(image), P)
     assert found and found[0].pip_px < 2 * scene.pip_diameter_px
     assert [sorted(t.pips) for t in identify(image).tiles] == [[6, 6]]
+
+
+def _probs(*classes: dict[int, float]) -> np.ndarray:
+    """``(2, 8)`` learned half reader probabilities, the rest of each row spread evenly."""
+    rows = []
+    for given in classes:
+        rest = (1.0 - sum(given.values())) / (8 - len(given))
+        rows.append([given.get(k, rest) for k in range(8)])
+    return np.array(rows, dtype=np.float32)
+
+
+def test_a_half_misread_on_the_grid_takes_the_learned_readers_count() -> None:
+    pair = _read(40.0, (1, 5)).halves
+    settled = pipeline.settle(pair, _probs({3: 0.97}, {5: 0.95}), P, 6)
+    assert settled is not None
+    got, agree, learned = settled
+    assert [h.pips for h in got] == [3, 5] and learned
+    assert agree == pytest.approx(0.95)
+    # where the learned reader allows the grid's count, the grid's count stands
+    settled = pipeline.settle(pair, _probs({1: 0.3, 3: 0.6}, {5: 0.95}), P, 6)
+    assert settled is not None and [h.pips for h in settled[0]] == [1, 5] and not settled[2]
+
+
+def test_a_half_neither_reader_reads_makes_no_tile() -> None:
+    pair = _read(40.0, (1, 5)).halves
+    unsure = _probs({3: 0.6, 4: 0.39}, {5: 0.95})  # refutes 1, is not sure of its own count
+    not_a_half = _probs({7: 0.99}, {5: 0.95})
+    assert pipeline.settle(pair, unsure, P, 6) is None
+    assert pipeline.settle(pair, not_a_half, P, 6) is None
+    assert pipeline.settle(pair, _probs({6: 0.99}, {5: 0.95}), P, 5) is None  # past the set
+
+
+def test_a_tile_with_a_count_of_the_learned_reader_is_read_unsure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    image = _single(2, 5, 50)
+    assert [(sorted(t.pips), t.sure) for t in identify(image).tiles] == [([2, 5], True)]
+    grid = halves.read
+
+    def misread_fives(*args: object, **kwargs: object) -> tuple[halves.Half, halves.Half]:
+        pair = grid(*args, **kwargs)  # type: ignore[arg-type]
+        return (
+            (replace(pair[0], pips=1) if pair[0].pips == 5 else pair[0]),
+            (replace(pair[1], pips=1) if pair[1].pips == 5 else pair[1]),
+        )
+
+    monkeypatch.setattr(halves, "read", misread_fives)
+    assert [(sorted(t.pips), t.sure) for t in identify(image).tiles] == [([2, 5], False)]

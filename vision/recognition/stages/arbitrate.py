@@ -33,6 +33,9 @@ class Read:
     inline: bool = False
     #: Kept, but another reading of its place that does not hold it explains nearly as much.
     contested: bool = False
+    #: A half's count is the learned half reader's, not the pip grid's (see
+    #: :func:`~.pipeline.settle`).
+    learned: bool = False
 
     @property
     def pips(self) -> int:

@@ -112,9 +112,12 @@ class StagedParams:
     #: The learned half reader agrees with a half read when it gives that count at least this
     #: probability; a tile it does not agree with is reported unsure.
     agree_p: float = 0.5
-    #: A tile whose counts the learned half reader gives less than this is not a tile (a
-    #: half and the bare table beside it, print, a shadow's edge).
+    #: A half whose count the learned half reader gives less than this takes the count that
+    #: reader gives at least ``adopt_p`` (pips off the grid the half was read on; the tile is
+    #: then reported unsure); with none, the proposal is no tile (a half and the bare table
+    #: beside it, print, a shadow's edge).
     refute_p: float = 0.02
+    adopt_p: float = 0.9
     #: Two proposals clash when they overlap by more than this share of a half's area.
     clash_share: float = 0.2
     #: A tile kept weighs ``1 + tile_conf_weight * confidence + tile_pip_weight * pips``: the

@@ -98,25 +98,58 @@ def _readable(
     p: StagedParams,
     max_pips: int,
 ) -> list[arbitrate.Read]:
-    """The plausible proposals whose two halves both read, each with the learned half
-    reader's agreement; those it refutes (under ``refute_p``) are left out."""
+    """The plausible proposals whose two halves both read on the pip grid, each half's count
+    settled with the learned half reader (see :func:`settle`); those it settles to no tile
+    are left out."""
     reads = [
         arbitrate.Read(prop, halves.read(prop, seen, p, max_pips))
         for prop in proposals
         if _plausible(prop, seen.pip_px, p)
     ]
     reads = [r for r in reads if all(h.pips is not None for h in r.halves)]
-    return [
-        replace(r, agree=a, inline=arbitrate.inline_double(r, seen, p))
-        for r, a in zip(reads, _agreement(reads, grey), strict=True)
-        if a >= p.refute_p
-    ]
+    out: list[arbitrate.Read] = []
+    for r, probs in zip(reads, _half_probabilities(reads, grey), strict=True):
+        settled = settle(r.halves, probs, p, max_pips)
+        if settled is not None:
+            pair, agree, learned = settled
+            read = replace(r, halves=pair, agree=agree, learned=learned)
+            out.append(replace(read, inline=arbitrate.inline_double(read, seen, p)))
+    return out
 
 
-def _agreement(reads: list[arbitrate.Read], grey: npt.NDArray[np.uint8]) -> list[float]:
-    """For each read, the smaller of the probabilities the learned half reader
-    (:mod:`vision.recognition.halfnet`) gives its two halves' counts (0-6 pips only: a
-    double-nine set's 7-9 get 0)."""
+def settle(
+    pair: tuple[halves.Half, halves.Half],
+    probs: npt.NDArray[np.float32],
+    p: StagedParams,
+    max_pips: int,
+) -> tuple[tuple[halves.Half, halves.Half], float, bool] | None:
+    """Each half's count settled between the pip grid (``pair``) and the learned half
+    reader's probabilities ``probs`` (``(2, N_CLASSES)``): the grid's count where the learned
+    reader gives it at least ``refute_p``; else (pips off the grid) the learned reader's own
+    count, where it gives it ``adopt_p`` or more; else nothing (no tile: a half and the
+    table beside it, print, a shadow's edge). Returns the two halves, their agreement (the
+    smaller probability of the two counts) and whether a count is the learned reader's (such
+    a tile is reported unsure)."""
+    out: list[halves.Half] = []
+    learned = False
+    for half, prob in zip(pair, probs, strict=True):
+        if _probability(prob, half.pips) >= p.refute_p:
+            out.append(half)
+            continue
+        best = int(np.argmax(prob[: halfnet.NOT_A_HALF]))
+        if prob[best] < p.adopt_p or best > max_pips:
+            return None
+        out.append(replace(half, pips=best, confidence=float(prob[best])))
+        learned = True
+    agree = min(_probability(prob, h.pips) for prob, h in zip(probs, out, strict=True))
+    return (out[0], out[1]), agree, learned
+
+
+def _half_probabilities(
+    reads: list[arbitrate.Read], grey: npt.NDArray[np.uint8]
+) -> list[npt.NDArray[np.float32]]:
+    """For each read, the learned half reader's (:mod:`vision.recognition.halfnet`)
+    probabilities ``(2, N_CLASSES)`` for its two halves, first along ``+axis``."""
     if not reads:
         return []
     patches = []
@@ -128,13 +161,7 @@ def _agreement(reads: list[arbitrate.Read], grey: npt.NDArray[np.uint8]) -> list
             far = [q + sign * n * w for q in side]
             patches.append(halfnet.half_patch(grey, np.array([*side, far[1], far[0]])))
     probs = halfnet.classify(np.stack(patches))
-    return [
-        min(
-            _probability(pr, h.pips)
-            for pr, h in zip(probs[2 * k : 2 * k + 2], r.halves, strict=True)
-        )
-        for k, r in enumerate(reads)
-    ]
+    return [probs[2 * k : 2 * k + 2] for k in range(len(reads))]
 
 
 def _probability(probs: npt.NDArray[np.float32], pips: int | None) -> float:
@@ -150,10 +177,12 @@ def _probability(probs: npt.NDArray[np.float32], pips: int | None) -> float:
 def _doubted(
     read: arbitrate.Read, seen: ink.Ink, loose: list[tuple[float, float]], p: StagedParams
 ) -> bool:
-    """Whether a kept tile is reported unsure: contested, not read so by the learned half
-    reader, beside unexplained pips, or a double with tiles beyond both its ends."""
+    """Whether a kept tile is reported unsure: contested, a count the learned half reader's
+    or not read so by it, beside unexplained pips, or a double with tiles beyond both its
+    ends."""
     return (
         read.contested
+        or read.learned
         or not _agrees(read, p)
         or arbitrate.doubted(read, loose)
         or (p.doubt_inline_doubles and read.inline)
