@@ -201,6 +201,18 @@ def test_a_double_with_tiles_beyond_both_ends_is_an_inline_double() -> None:
     assert not arbitrate.inline_double(other, in_line, P)
 
 
+def test_on_a_light_table_a_double_between_two_tiles_read_is_an_inline_double() -> None:
+    # faces and table alike (200): the faces beyond the double cannot be told by their level,
+    # the tiles read there can
+    dark = _faces(0, 300)
+    light = replace(dark, face=np.full_like(dark.face, 200), lit=P.thin_lit_share * 200, table=200)
+    double = _read(150.0, (4, 4))
+    left, right = _read(110.0, (4, 2)), _read(190.0, (4, 1))
+    assert arbitrate.inline_double(double, light, P, [left, double, right])
+    assert not arbitrate.inline_double(double, light, P, [left, double])
+    assert not arbitrate.inline_double(double, light, P)
+
+
 def test_arbitration_keeps_one_of_two_readings_of_one_tile() -> None:
     kept = arbitrate.keep([_read(40.0, (1, 2), 0.6), _read(41.0, (1, 3), 0.9)], P)
     assert [r.halves[1].pips for r in kept] == [3]

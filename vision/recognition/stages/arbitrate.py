@@ -10,6 +10,7 @@ been read round a wrong bar (an edge or a shadow taken for one). Both are report
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -182,16 +183,17 @@ def doubted(read: Read, loose: list[tuple[float, float]]) -> bool:
     return any(cv2.pointPolygonTest(poly, c, True) > -reach for c in loose)
 
 
-def inline_double(read: Read, ink: Ink, p: StagedParams) -> bool:
-    """Whether ``read`` is a double with a tile's face beyond both its ends, on a table darker
-    than the faces. In a line, the two halves either side of a seam always match, so a seam
-    taken for a bar reads as a double between two tiles; a double laid across the line, as
-    doubles usually are, has table beyond its ends."""
+def inline_double(read: Read, ink: Ink, p: StagedParams, others: Sequence[Read] = ()) -> bool:
+    """Whether ``read`` is a double with a tile's face beyond both its ends: a lit face on a
+    table darker than the faces, or, on any table, another tile read there (``others``). In a
+    line, the two halves either side of a seam always match, so a seam taken for a bar reads
+    as a double between two tiles; a double laid across the line, as doubles usually are,
+    has table beyond its ends."""
     a, b = read.halves
     if a.pips != b.pips:
         return False
-    if ink.table >= ink.lit:
-        return False  # a light table: faces cannot be told from it by their level
+    dark_table = ink.table < ink.lit  # else faces cannot be told from the table by level
+    outlines = [r.proposal.corners().astype(np.float32) for r in others if r is not read]
     prop = read.proposal
     c, u, n = (np.array(v, dtype=np.float64) for v in (prop.center, prop.across, prop.axis))
     h, w = ink.face.shape
@@ -202,6 +204,11 @@ def inline_double(read: Read, ink: Ink, p: StagedParams) -> bool:
         levels = [
             float(ink.face[int(np.clip(y, 0, h - 1)), int(np.clip(x, 0, w - 1))]) for x, y in pts
         ]
-        if float(np.median(levels)) < ink.lit:
+        lit = dark_table and float(np.median(levels)) >= ink.lit
+        beside = any(
+            cv2.pointPolygonTest(q, (float(pts[1][0]), float(pts[1][1])), False) > 0
+            for q in outlines
+        )
+        if not (lit or beside):
             return False
     return True

@@ -112,9 +112,8 @@ def _readable(
         settled = settle(r.halves, probs, p, max_pips)
         if settled is not None:
             pair, agree, learned = settled
-            read = replace(r, halves=pair, agree=agree, learned=learned)
-            out.append(replace(read, inline=arbitrate.inline_double(read, seen, p)))
-    return out
+            out.append(replace(r, halves=pair, agree=agree, learned=learned))
+    return [replace(r, inline=arbitrate.inline_double(r, seen, p, out)) for r in out]
 
 
 def settle(
