@@ -316,3 +316,40 @@ def test_a_tile_with_a_count_of_the_learned_reader_is_read_unsure(
 
     monkeypatch.setattr(halves, "read", misread_fives)
     assert [(sorted(t.pips), t.sure) for t in identify(image).tiles] == [([2, 5], False)]
+
+
+_SPOTS = {
+    0: [],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+}
+
+
+def _drawn_tile(pips: tuple[int, int], *, bar: bool, w: int = 40) -> np.ndarray:
+    """A light tile ``w`` wide standing alone on a dark table, blurred, its bar drawn or not."""
+    image = np.full((240, 320, 3), 45, np.uint8)
+    x0, y0 = 140, 80
+    cv2.rectangle(image, (x0, y0), (x0 + w - 1, y0 + 2 * w - 1), (215, 215, 215), -1)
+    for k, n in enumerate(pips):
+        cx, cy = x0 + w / 2, y0 + w / 2 + k * w
+        for dx, dy in _SPOTS[n]:
+            at = (round(cx + dx * 0.27 * w), round(cy + dy * 0.27 * w))
+            cv2.circle(image, at, round(0.085 * w), (30, 30, 30), -1)
+    if bar:
+        cv2.line(image, (x0 + 4, y0 + w), (x0 + w - 5, y0 + w), (30, 30, 30), 1)
+    return np.asarray(cv2.GaussianBlur(image, (0, 0), 1.0), dtype=np.uint8)
+
+
+@pytest.mark.parametrize("pips", [(6, 6), (2, 5), (0, 3)])
+def test_a_lone_tile_whose_bar_does_not_show_is_read_by_its_face(pips: tuple[int, int]) -> None:
+    for bar in (True, False):
+        read = [sorted(t.pips) for t in identify(_drawn_tile(pips, bar=bar)).tiles]
+        assert read == [sorted(pips)], f"bar drawn: {bar}"
+
+
+def test_a_lone_face_without_pips_or_bar_is_no_tile() -> None:
+    # a tile lying face down looks like a double blank whose bar does not show
+    assert [sorted(t.pips) for t in identify(_drawn_tile((0, 0), bar=True)).tiles] == [[0, 0]]
+    assert identify(_drawn_tile((0, 0), bar=False)).tiles == ()

@@ -191,3 +191,35 @@ def _merged(segs: F64, used: npt.NDArray[np.bool_], i: int, across: float, gap: 
             near &= ~joined
     c = p1 + u * (lo + hi) / 2
     return Bar((float(c[0]), float(c[1])), (float(u[0]), float(u[1])), hi - lo)
+
+
+def lone_faces(ink: Ink, p: StagedParams) -> list[Bar]:
+    """A bar guessed across the middle of each lit face that stands alone and is shaped like
+    one tile: its long side ``lone_face_aspect`` times its short side, which is a tile's width
+    (``width_d``), filling ``lone_face_fill`` of that rectangle. A small blurred tile's bar can
+    be too faint to find; its pips and its face on a darker table are not."""
+    d = ink.pip_px
+    lo, hi = p.width_d[0] * d, p.width_d[1] * d
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        (ink.face >= ink.lit).astype(np.uint8), connectivity=8
+    )
+    out: list[Bar] = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if not lo * lo * p.lone_face_aspect[0] <= area <= hi * hi * p.lone_face_aspect[1]:
+            continue
+        piece = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+        short, long = min(rw, rh), max(rw, rh)
+        aspect_lo, aspect_hi = p.lone_face_aspect
+        if (
+            lo <= short <= hi
+            and aspect_lo * short <= long <= aspect_hi * short
+            and area >= p.lone_face_fill * rw * rh
+        ):
+            t = np.deg2rad(angle)
+            # the bar runs along the rectangle's short side
+            u = (np.cos(t), np.sin(t)) if rw < rh else (-np.sin(t), np.cos(t))
+            out.append(Bar((cx + x, cy + y), (float(u[0]), float(u[1])), short))
+    return out

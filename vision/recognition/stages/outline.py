@@ -10,7 +10,7 @@ lighter than the tile.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -28,7 +28,8 @@ F64 = npt.NDArray[np.float64]
 class Proposal:
     """An oriented tile: ``center`` on its bar, unit ``across`` (along the bar) and ``axis``
     (along the tile), ``width``, ``ends`` (distance from the centre to each end, the first
-    along ``+axis``) and the ``bar`` it was proposed round. Working pixels."""
+    along ``+axis``) and the ``bar`` it was proposed round (None: a bar guessed where none was
+    seen, the centre then halfway between the ends). Working pixels."""
 
     center: tuple[float, float]
     across: tuple[float, float]
@@ -94,13 +95,19 @@ class _Profiles:
 
 
 def propose(
-    bars: list[Bar], ink: Ink, p: StagedParams, width: float | None = None
+    bars: list[Bar],
+    ink: Ink,
+    p: StagedParams,
+    width: float | None = None,
+    *,
+    guessed: bool = False,
 ) -> list[Proposal]:
     """Proposals round each bar: one per share of ``step_shares`` (the nearest step at least
     that share of the strongest is the edge), the same outline given once. ``width``: the
     scene's tile width where tiles were read already (all tiles of a set are alike); each
     side is then looked for within ``side_search_known`` of it, else within ``side_search``
-    of the width the pip size suggests."""
+    of the width the pip size suggests. ``guessed``: the bars are guesses (see
+    :func:`~.bars.lone_faces`); each tile is centred between its ends."""
     d = ink.pip_px
     if width is None:
         expected, sides = d / p.pip_width_ratio, p.side_search
@@ -111,9 +118,19 @@ def propose(
         prof = _Profiles(ink, share)
         for bar in bars:
             prop = _around(bar, prof, expected, sides, p)
+            if guessed:
+                prop = _centred(prop)
             if not any(_same(prop, q, 0.5 * d) for q in out):
                 out.append(prop)
     return out
+
+
+def _centred(prop: Proposal) -> Proposal:
+    """``prop`` with its centre halfway between its ends, round no bar."""
+    la, lb = prop.ends
+    c = np.array(prop.center) + np.array(prop.axis) * (la - lb) / 2
+    half = (la + lb) / 2
+    return replace(prop, center=(float(c[0]), float(c[1])), ends=(half, half), bar=None)
 
 
 def _same(a: Proposal, b: Proposal, tol: float) -> bool:

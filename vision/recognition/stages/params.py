@@ -69,6 +69,11 @@ class StagedParams:
     #: many grey levels (a tile's edge has the table on one side).
     face_step_share: float = 0.12
     face_step_floor: float = 12.0
+    #: A lit face standing alone is guessed to be one tile (its bar too faint to find) when
+    #: its long side is within these multiples of its short side and it fills this share of
+    #: its rectangle.
+    lone_face_aspect: tuple[float, float] = (1.6, 2.5)
+    lone_face_fill: float = 0.8
     #: Collinear pieces this close across (in ``d``) are one bar.
     bar_merge_d: float = 0.6
     #: The tile width expected from the pip size alone: ``d / pip_width_ratio``.

@@ -73,7 +73,9 @@ def _read_at(
         work = np.asarray(cv2.resize(grey, None, fx=f, fy=f, interpolation=interp), dtype=np.uint8)
     seen = ink.find(work, found.pip_px * f, p, None if found.blobs is None else found.blobs * f)
     found_bars = bars.find(seen, p)
-    readable = _readable(outline.propose(found_bars, seen, p), seen, work, p, max_pips)
+    proposals = outline.propose(found_bars, seen, p)
+    proposals += outline.propose(bars.lone_faces(seen, p), seen, p, guessed=True)
+    readable = _readable(proposals, seen, work, p, max_pips)
     kept = arbitrate.keep(readable, p)
     if len(kept) >= p.min_tiles_for_width:
         # every tile of a set is alike: look again round each bar no tile read explains, at
@@ -100,13 +102,19 @@ def _readable(
 ) -> list[arbitrate.Read]:
     """The plausible proposals whose two halves both read on the pip grid, each half's count
     settled with the learned half reader (see :func:`settle`); those it settles to no tile
-    are left out."""
+    are left out, and so are blank tiles round a guessed bar (a tile lying face down is a
+    lone face too)."""
     reads = [
         arbitrate.Read(prop, halves.read(prop, seen, p, max_pips))
         for prop in proposals
         if _plausible(prop, seen.pip_px, p)
     ]
-    reads = [r for r in reads if all(h.pips is not None for h in r.halves)]
+    reads = [
+        r
+        for r in reads
+        if all(h.pips is not None for h in r.halves)
+        and (r.proposal.bar is not None or any(h.pips for h in r.halves))
+    ]
     out: list[arbitrate.Read] = []
     for r, probs in zip(reads, _half_probabilities(reads, grey), strict=True):
         settled = settle(r.halves, probs, p, max_pips)
