@@ -327,9 +327,10 @@ _SPOTS = {
 }
 
 
-def _drawn_tile(pips: tuple[int, int], *, bar: bool, w: int = 40) -> np.ndarray:
-    """A light tile ``w`` wide standing alone on a dark table, blurred, its bar drawn or not."""
-    image = np.full((240, 320, 3), 45, np.uint8)
+def _drawn_tile(pips: tuple[int, int], *, bar: bool, w: int = 40, table: int = 45) -> np.ndarray:
+    """A light tile (215) ``w`` wide standing alone on a table (``table``), blurred, its bar
+    drawn or not."""
+    image = np.full((240, 320, 3), table, np.uint8)
     x0, y0 = 140, 80
     cv2.rectangle(image, (x0, y0), (x0 + w - 1, y0 + 2 * w - 1), (215, 215, 215), -1)
     for k, n in enumerate(pips):
@@ -353,3 +354,15 @@ def test_a_lone_face_without_pips_or_bar_is_no_tile() -> None:
     # a tile lying face down looks like a double blank whose bar does not show
     assert [sorted(t.pips) for t in identify(_drawn_tile((0, 0), bar=True)).tiles] == [[0, 0]]
     assert identify(_drawn_tile((0, 0), bar=False)).tiles == ()
+
+
+@pytest.mark.parametrize("pips", [(6, 6), (2, 5), (3, 5)])
+def test_a_tile_whose_edges_do_not_show_is_read_by_its_bar_and_pips(pips: tuple[int, int]) -> None:
+    # a white tile on white paper: face and table alike, only the bar and the pips show
+    image = _drawn_tile(pips, bar=True, table=215)
+    assert [sorted(t.pips) for t in identify(image).tiles] == [sorted(pips)]
+
+
+def test_a_blank_half_is_not_guessed_where_the_edges_do_not_show() -> None:
+    # the blank half of a 0-3 is as much the paper beside the three as the tile's own half
+    assert identify(_drawn_tile((0, 3), bar=True, table=215)).tiles == ()

@@ -29,7 +29,8 @@ class Proposal:
     """An oriented tile: ``center`` on its bar, unit ``across`` (along the bar) and ``axis``
     (along the tile), ``width``, ``ends`` (distance from the centre to each end, the first
     along ``+axis``) and the ``bar`` it was proposed round (None: a bar guessed where none was
-    seen, the centre then halfway between the ends). Working pixels."""
+    seen, the centre then halfway between the ends). ``measured``: False where the outline is
+    guessed from the bar alone (see :func:`from_bars`). Working pixels."""
 
     center: tuple[float, float]
     across: tuple[float, float]
@@ -37,6 +38,7 @@ class Proposal:
     width: float
     ends: tuple[float, float]
     bar: Bar | None = None
+    measured: bool = True
 
     def corners(self) -> F64:
         """``(4, 2)``: the outline, going round."""
@@ -122,6 +124,20 @@ def propose(
                 prop = _centred(prop)
             if not any(_same(prop, q, 0.5 * d) for q in out):
                 out.append(prop)
+    return out
+
+
+def from_bars(bars: list[Bar], known: list[Proposal], d: float, p: StagedParams) -> list[Proposal]:
+    """Each bar's tile guessed from the bar alone, where ``known`` (measured outlines) holds
+    none like it: as wide as the bar is long over ``bar_width_share``, each half square. A
+    white tile on white paper shows its bar and pips; its edges may not show at all."""
+    out: list[Proposal] = []
+    for bar in bars:
+        u = bar.direction
+        w = bar.length / p.bar_width_share
+        prop = Proposal(bar.center, u, (-u[1], u[0]), w, (w, w), bar, measured=False)
+        if not any(_same(prop, q, 0.5 * d) for q in known + out):
+            out.append(prop)
     return out
 
 

@@ -82,6 +82,9 @@ class StagedParams:
     side_search: tuple[float, float] = (0.3, 0.85)
     #: ... and each side, as shares of the scene's width once tiles were read (second pass).
     side_search_known: tuple[float, float] = (0.35, 0.65)
+    #: A bar is about this share of its tile's width (a tile's outline guessed from its bar
+    #: alone, where the tile's edges do not show).
+    bar_width_share: float = 0.8
     #: Where a tile's end is looked for along its axis, as shares of its measured width.
     end_search: tuple[float, float] = (0.8, 1.2)
     #: Tiles read before the scene's width is trusted for a second look.

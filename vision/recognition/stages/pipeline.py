@@ -74,6 +74,7 @@ def _read_at(
     seen = ink.find(work, found.pip_px * f, p, None if found.blobs is None else found.blobs * f)
     found_bars = bars.find(seen, p)
     proposals = outline.propose(found_bars, seen, p)
+    proposals += outline.from_bars(found_bars, proposals, seen.pip_px, p)
     proposals += outline.propose(bars.lone_faces(seen, p), seen, p, guessed=True)
     readable = _readable(proposals, seen, work, p, max_pips)
     kept = arbitrate.keep(readable, p)
@@ -101,27 +102,34 @@ def _readable(
     max_pips: int,
 ) -> list[arbitrate.Read]:
     """The plausible proposals whose two halves both read on the pip grid, each half's count
-    settled with the learned half reader (see :func:`settle`); those it settles to no tile
-    are left out, and so are blank tiles round a guessed bar (a tile lying face down is a
-    lone face too)."""
+    settled with the learned half reader (see :func:`settle`); those it settles to no tile,
+    and those not :func:`_believable`, are left out."""
     reads = [
         arbitrate.Read(prop, halves.read(prop, seen, p, max_pips))
         for prop in proposals
         if _plausible(prop, seen.pip_px, p)
     ]
-    reads = [
-        r
-        for r in reads
-        if all(h.pips is not None for h in r.halves)
-        and (r.proposal.bar is not None or any(h.pips for h in r.halves))
-    ]
+    reads = [r for r in reads if all(h.pips is not None for h in r.halves)]
     out: list[arbitrate.Read] = []
     for r, probs in zip(reads, _half_probabilities(reads, grey), strict=True):
         settled = settle(r.halves, probs, p, max_pips)
         if settled is not None:
             pair, agree, learned = settled
-            out.append(replace(r, halves=pair, agree=agree, learned=learned))
+            read = replace(r, halves=pair, agree=agree, learned=learned)
+            if _believable(read, p):
+                out.append(read)
     return [replace(r, inline=arbitrate.inline_double(r, seen, p, out)) for r in out]
+
+
+def _believable(read: arbitrate.Read, p: StagedParams) -> bool:
+    """A tile read round a guessed bar needs pips (a tile lying face down is a lone face
+    too); one with a guessed outline needs pips on both halves, read so by the learned half
+    reader too (a blank half guessed beside a tile on a light table is the table)."""
+    if read.proposal.bar is None and not any(h.pips for h in read.halves):
+        return False
+    if read.proposal.measured:
+        return True
+    return all(h.pips for h in read.halves) and read.agree >= p.agree_p and not read.learned
 
 
 def settle(
