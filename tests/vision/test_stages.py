@@ -366,3 +366,26 @@ def test_a_tile_whose_edges_do_not_show_is_read_by_its_bar_and_pips(pips: tuple[
 def test_a_blank_half_is_not_guessed_where_the_edges_do_not_show() -> None:
     # the blank half of a 0-3 is as much the paper beside the three as the tile's own half
     assert identify(_drawn_tile((0, 3), bar=True, table=215)).tiles == ()
+
+
+def test_outline_steps_measured_together_are_those_measured_alone() -> None:
+    # rows of different lengths share one resampling; each must see only its own samples,
+    # reflected at its own end as the smoothing reflects a row alone
+    rng = np.random.default_rng(3)
+    noise = rng.integers(0, 256, (120, 120), np.uint8)
+    face = np.asarray(cv2.GaussianBlur(noise, (0, 0), 2), dtype=np.uint8)
+    thin = ((face > 140) * 255).astype(np.uint8)
+    seen = ink.Ink(face, face, thin // 255, thin, 20.0, 20.0, 6.0, 100.0, 80.0)
+    prof = outline._Profiles(seen, 0.35)
+    starts = rng.uniform(40, 80, (8, 2))
+    angles = rng.uniform(0, 2 * np.pi, 8)
+    vs = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    t0 = rng.uniform(1, 8, 8)
+    t1 = t0 + np.array([0.3, 2.0, 5.5, 9.0, 14.0, 20.0, 0.7, 11.0])
+    together = prof.strongest_steps(starts, vs, t0, t1)
+    alone = [
+        prof.strongest_steps(starts[i : i + 1], vs[i : i + 1], t0[i : i + 1], t1[i : i + 1])[0]
+        for i in range(8)
+    ]
+    assert together.tolist() == alone
+    assert np.all((together >= t0 - 1e-6) & (together <= t1 + 1e-6))

@@ -56,21 +56,29 @@ class _Profiles:
         self.face = ink.face.astype(np.float32)
         self.seams = ink.contrast.astype(np.float32) * (ink.thin > 0)
 
-    def strongest_steps(self, starts: F64, vs: F64, t0: float, t1: float) -> F64:
+    def strongest_steps(self, starts: F64, vs: F64, t0: F64, t1: F64) -> F64:
         """For each row of ``starts`` and ``vs`` (``(K, 2)``), the distance from the start
-        along ``v`` (between ``t0`` and ``t1``) of the nearest step of the face image or
-        thin-ink line that is at least ``share`` of the strongest: a tile's top face ends
-        before the side a tilted view also shows. A seam counts where thin ink crosses the
-        line (it is there half a pip to either side), not where it runs along it (the bar a
-        line across a tile starts on). One resampling serves every row."""
-        ts = np.arange(t0 - 2, t1 + 2, 0.5, dtype=np.float32)
-        if len(ts) < 3:
-            return np.full(len(starts), t1)
+        along ``v`` (between the row's ``t0`` and ``t1``, ``(K,)``) of the nearest step of
+        the face image or thin-ink line that is at least ``share`` of the row's strongest: a
+        tile's top face ends before the side a tilted view also shows. A seam counts where
+        thin ink crosses the line (it is there half a pip to either side), not where it runs
+        along it (the bar a line across a tile starts on). Each row is sampled every half
+        pixel from ``t0 - 2`` to ``t1 + 2`` and smoothed, reflected at its ends; one
+        resampling serves every row."""
+        first = t0 - 2
+        lengths = np.ceil(((t1 + 2) - first) / 0.5).astype(np.int64)
+        k = np.arange(max(3, int(lengths.max(initial=0))))
+        # past its own length a row is its own mirror image, as the smoothing's border
+        idx = np.where(k < lengths[:, None], k, np.maximum(2 * (lengths[:, None] - 1) - k, 0))
+        # as numpy's float32 arange samples: from the first two values, in float32
+        v0 = first.astype(np.float32)
+        step = (first + 0.5).astype(np.float32) - v0
+        ts = v0[:, None] + idx.astype(np.float32) * step[:, None]
         xs = (starts[:, :1] + vs[:, :1] * ts).astype(np.float32)
         ys = (starts[:, 1:] + vs[:, 1:] * ts).astype(np.float32)
         f = cv2.remap(self.face, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         side = np.stack([-vs[:, 1], vs[:, 0]], axis=1) * self.offset
-        k = len(starts)
+        rows = len(starts)
         dx = np.concatenate([-side[:, :1], side[:, :1]]).astype(np.float32)
         dy = np.concatenate([-side[:, 1:], side[:, 1:]]).astype(np.float32)
         both = cv2.remap(
@@ -80,20 +88,23 @@ class _Profiles:
             cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_REPLICATE,
         )
-        seam = np.minimum(both[:k], both[k:])
+        seam = np.minimum(both[:rows], both[rows:])
         smooth = cv2.GaussianBlur(f, (9, 1), 1.0, sigmaY=0.0)
         grad = np.empty_like(smooth)
         grad[:, 1:-1] = (smooth[:, 2:] - smooth[:, :-2]) / 2.0
         grad[:, 0] = smooth[:, 1] - smooth[:, 0]
         grad[:, -1] = smooth[:, -1] - smooth[:, -2]
         score = 2 * np.abs(grad) + seam
-        inside = np.where((ts >= t0) & (ts <= t1), score, -1.0)
+        lo, hi = t0.astype(np.float32)[:, None], t1.astype(np.float32)[:, None]
+        within = (k < lengths[:, None]) & (ts >= lo) & (ts <= hi)
+        inside = np.where(within, score, -1.0)
         strong = inside >= self.share * inside.max(axis=1, keepdims=True)
         prev = np.concatenate([inside[:, -1:], inside[:, :-1]], axis=1)
         after = np.concatenate([inside[:, 1:], inside[:, :1]], axis=1)
         peaks = strong & (inside >= prev) & (inside >= after)
-        at = ts[np.argmax(peaks, axis=1)].astype(np.float64)
-        return np.where(peaks.any(axis=1), at, t1)
+        at = ts[np.arange(rows), np.argmax(peaks, axis=1)].astype(np.float64)
+        found = peaks.any(axis=1) & (lengths >= 3)
+        return np.where(found, at, t1)
 
 
 def propose(
@@ -115,30 +126,23 @@ def propose(
         expected, sides = d / p.pip_width_ratio, p.side_search
     else:
         expected, sides = width, p.side_search_known
-    out: list[Proposal] = []
+    out = _Distinct(0.5 * d)
     for share in p.step_shares:
-        prof = _Profiles(ink, share)
-        for bar in bars:
-            prop = _around(bar, prof, expected, sides, p)
-            if guessed:
-                prop = _centred(prop)
-            if not any(_same(prop, q, 0.5 * d) for q in out):
-                out.append(prop)
-    return out
+        for prop in _around(bars, _Profiles(ink, share), expected, sides, p):
+            out.add(_centred(prop) if guessed else prop)
+    return out.proposals
 
 
 def from_bars(bars: list[Bar], known: list[Proposal], d: float, p: StagedParams) -> list[Proposal]:
     """Each bar's tile guessed from the bar alone, where ``known`` (measured outlines) holds
     none like it: as wide as the bar is long over ``bar_width_share``, each half square. A
     white tile on white paper shows its bar and pips; its edges may not show at all."""
-    out: list[Proposal] = []
+    out = _Distinct(0.5 * d, known)
     for bar in bars:
         u = bar.direction
         w = bar.length / p.bar_width_share
-        prop = Proposal(bar.center, u, (-u[1], u[0]), w, (w, w), bar, measured=False)
-        if not any(_same(prop, q, 0.5 * d) for q in known + out):
-            out.append(prop)
-    return out
+        out.add(Proposal(bar.center, u, (-u[1], u[0]), w, (w, w), bar, measured=False))
+    return out.proposals[len(known) :]
 
 
 def _centred(prop: Proposal) -> Proposal:
@@ -149,35 +153,61 @@ def _centred(prop: Proposal) -> Proposal:
     return replace(prop, center=(float(c[0]), float(c[1])), ends=(half, half), bar=None)
 
 
-def _same(a: Proposal, b: Proposal, tol: float) -> bool:
-    return (
-        abs(a.center[0] - b.center[0]) < tol
-        and abs(a.center[1] - b.center[1]) < tol
-        and abs(a.width - b.width) < tol
-        and abs(a.ends[0] - b.ends[0]) < tol
-        and abs(a.ends[1] - b.ends[1]) < tol
-    )
+class _Distinct:
+    """Proposals, each outline given once: one whose centre, width and ends all lie within
+    ``tol`` of one already held is left out."""
+
+    def __init__(self, tol: float, held: list[Proposal] | None = None) -> None:
+        self.tol = tol
+        self.proposals: list[Proposal] = []
+        self._keys = np.zeros((0, 5))
+        for prop in held or []:
+            self.add(prop, check=False)
+
+    def add(self, prop: Proposal, *, check: bool = True) -> None:
+        key = np.array([*prop.center, prop.width, *prop.ends])
+        if check and bool((np.abs(self._keys - key) < self.tol).all(axis=1).any()):
+            return
+        self.proposals.append(prop)
+        self._keys = np.vstack([self._keys, key])
 
 
 def _around(
-    bar: Bar, prof: _Profiles, expected: float, sides: tuple[float, float], p: StagedParams
-) -> Proposal:
-    c, u = np.array(bar.center), np.array(bar.direction)
-    n = np.array([-u[1], u[0]])
-    lo = max(min(0.4 * bar.length, sides[1] * expected), sides[0] * expected)
-    hi = sides[1] * expected
-    e1, e2 = (float(e) for e in prof.strongest_steps(np.stack([c, c]), np.stack([u, -u]), lo, hi))
+    bars: list[Bar],
+    prof: _Profiles,
+    expected: float,
+    sides: tuple[float, float],
+    p: StagedParams,
+) -> list[Proposal]:
+    """The outline round each bar, all measured at once."""
+    if not bars:
+        return []
+    c = np.array([b.center for b in bars], dtype=np.float64)
+    u = np.array([b.direction for b in bars], dtype=np.float64)
+    n = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    length = np.array([b.length for b in bars], dtype=np.float64)
+    lo = np.maximum(np.minimum(0.4 * length, sides[1] * expected), sides[0] * expected)
+    hi = np.full(len(bars), sides[1] * expected)
+    e = prof.strongest_steps(np.vstack([c, c]), np.vstack([u, -u]), np.tile(lo, 2), np.tile(hi, 2))
+    e1, e2 = e[: len(bars)], e[len(bars) :]
     w = e1 + e2
-    cc = c + u * (e1 - e2) / 2
-    a, b = p.end_search[0] * w, p.end_search[1] * w
-    starts = np.stack([cc + u * o for o in (-0.25 * w, 0.0, 0.25 * w)] * 2)
-    ends = prof.strongest_steps(starts, np.stack([n] * 3 + [-n] * 3), a, b)
-    la, lb = float(np.median(ends[:3])), float(np.median(ends[3:]))
-    return Proposal(
-        (float(cc[0]), float(cc[1])),
-        (float(u[0]), float(u[1])),
-        (float(n[0]), float(n[1])),
-        w,
-        (la, lb),
-        bar,
-    )
+    cc = c + u * ((e1 - e2) / 2)[:, None]
+    # three lines along the axis each way, a quarter width apart: rows bar-major
+    offsets = np.array([-0.25, 0.0, 0.25, -0.25, 0.0, 0.25])
+    starts = (cc[:, None, :] + u[:, None, :] * (w[:, None] * offsets)[:, :, None]).reshape(-1, 2)
+    signs = np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
+    vs = (n[:, None, :] * signs[None, :, None]).reshape(-1, 2)
+    a, b = np.repeat(p.end_search[0] * w, 6), np.repeat(p.end_search[1] * w, 6)
+    ends = prof.strongest_steps(starts, vs, a, b).reshape(-1, 6)
+    la, lb = np.median(ends[:, :3], axis=1), np.median(ends[:, 3:], axis=1)
+    return [
+        Proposal(
+            (float(cc[i, 0]), float(cc[i, 1])),
+            (float(u[i, 0]), float(u[i, 1])),
+            (float(n[i, 0]), float(n[i, 1])),
+            float(w[i]),
+            (float(la[i]), float(lb[i])),
+            bars[i],
+        )
+        for i in range(len(bars))
+    ]

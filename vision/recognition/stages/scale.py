@@ -36,7 +36,8 @@ def darkest_channel(image: U8) -> U8:
     """``(H, W)`` uint8: the lowest of B, G, R per pixel (grey images pass through)."""
     if image.ndim == 2:
         return image
-    return np.asarray(image[:, :, :3].min(axis=2), dtype=np.uint8)
+    b, g, r = image[:, :, 0], image[:, :, 1], image[:, :, 2]
+    return np.asarray(cv2.min(cv2.min(b, g), r), dtype=np.uint8)
 
 
 def measure(grey: U8, p: StagedParams) -> Scale | None:
