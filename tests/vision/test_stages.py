@@ -389,3 +389,16 @@ def test_outline_steps_measured_together_are_those_measured_alone() -> None:
     ]
     assert together.tolist() == alone
     assert np.all((together >= t0 - 1e-6) & (together <= t1 + 1e-6))
+
+
+def test_a_double_blank_needs_its_bar_and_the_learned_readers_word() -> None:
+    # it has no pips to confirm it: a back, the table or paper read between two lines is none
+    plain = _read(40.0, (0, 0))
+    bar = bars.Bar((40.0, 50.0), (0.0, 1.0), 16.0)
+    read = replace(plain, proposal=replace(plain.proposal, bar=bar))
+    assert pipeline._believable(replace(read, agree=0.9), P)
+    assert not pipeline._believable(replace(read, agree=0.3), P)
+    no_bar = replace(read.proposal, bar=None)
+    assert not pipeline._believable(replace(read, proposal=no_bar, agree=0.9), P)
+    # a tile with pips stands on the grid's reading, weighed by the learned reader elsewhere
+    assert pipeline._believable(replace(_read(40.0, (0, 3)), agree=0.3), P)

@@ -7,6 +7,8 @@ that are collinear within ``bar_merge_d`` pips across and overlap or nearly meet
 bar (a bar's two edges, or a bar broken by a pip beside it), kept where the face is alike on
 both sides. Segments longer than ``bar_max_d`` pips are seams or a tile's sides and are not
 bars; a run longer than ``bar_split_d`` is also split where gaps between tiles cross it.
+:func:`lone_faces` guesses a bar across each lone face shaped like a tile, for a bar too
+faint to find.
 """
 
 from __future__ import annotations

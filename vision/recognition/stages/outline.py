@@ -5,7 +5,8 @@ seam of thin ink) on lines from the bar's centre along the bar, looked for betwe
 ``side_search`` shares of the width the pip size suggests; its ends the strongest steps along
 the axis (median of three lines), between ``end_search`` shares of the width just measured.
 Steps, not levels: a face is told from the table by its edge whether the table is darker or
-lighter than the tile.
+lighter than the tile. Where the edges do not show at all (a white tile on white paper),
+:func:`from_bars` guesses the outline from the bar's length alone.
 """
 
 from __future__ import annotations

@@ -122,10 +122,13 @@ def _readable(
 
 
 def _believable(read: arbitrate.Read, p: StagedParams) -> bool:
-    """A tile read round a guessed bar needs pips (a tile lying face down is a lone face
-    too); one with a guessed outline needs pips on both halves, read so by the learned half
-    reader too (a blank half guessed beside a tile on a light table is the table)."""
-    if read.proposal.bar is None and not any(h.pips for h in read.halves):
+    """A double blank has no pips to confirm it: it needs a bar seen (a tile lying face down
+    is a lone face too) and the learned half reader reading both halves blank at least
+    ``agree_p`` (a back, the table, a sheet of paper). A tile with a guessed outline needs pips
+    on both halves, read so by the learned half reader too (a blank half guessed beside a tile
+    on a light table is the table)."""
+    blank = not any(h.pips for h in read.halves)
+    if blank and (read.proposal.bar is None or read.agree < p.agree_p):
         return False
     if read.proposal.measured:
         return True
