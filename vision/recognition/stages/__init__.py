@@ -11,7 +11,8 @@ the scene's pip diameter so that one set of parameters serves tiles 20 to 300 px
    and a bar guessed across each lone face shaped like a tile (a small blurred tile's bar
    may not show).
 4. :mod:`.outline`: each bar -> a :class:`~.outline.Proposal` (an oriented rectangle): the
-   tile's edges are the nearest strong steps of the face image across and along the bar.
+   tile's edges are the nearest strong steps of the face image across and along the bar; a
+   second proposal guesses them from the bar's length alone (edges that do not show).
 5. :mod:`.halves`: each proposal's two ``w x w`` halves read on the 3x3 pip grid against the
    standard layouts, with a margin between the ink at pip and at free positions; then each
    count is settled with the learned half reader (:func:`~.pipeline.settle`).
