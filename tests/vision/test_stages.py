@@ -208,8 +208,12 @@ def test_on_a_light_table_a_double_between_two_tiles_read_is_an_inline_double() 
     light = replace(dark, face=np.full_like(dark.face, 200), lit=P.thin_lit_share * 200, table=200)
     double = _read(150.0, (4, 4))
     left, right = _read(110.0, (4, 2)), _read(190.0, (4, 1))
-    assert arbitrate.inline_double(double, light, P, [left, double, right])
-    assert not arbitrate.inline_double(double, light, P, [left, double])
+
+    def outlines(*reads: arbitrate.Read) -> list[np.ndarray]:
+        return [r.proposal.corners().astype(np.float32) for r in reads]
+
+    assert arbitrate.inline_double(double, light, P, outlines(left, double, right))
+    assert not arbitrate.inline_double(double, light, P, outlines(left, double))
     assert not arbitrate.inline_double(double, light, P)
 
 

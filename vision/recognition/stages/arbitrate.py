@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.recognition.stages.halves import Half
 from vision.recognition.stages.ink import Ink
@@ -183,17 +184,19 @@ def doubted(read: Read, loose: list[tuple[float, float]]) -> bool:
     return any(cv2.pointPolygonTest(poly, c, True) > -reach for c in loose)
 
 
-def inline_double(read: Read, ink: Ink, p: StagedParams, others: Sequence[Read] = ()) -> bool:
+def inline_double(
+    read: Read, ink: Ink, p: StagedParams, outlines: Sequence[npt.NDArray[np.float32]] = ()
+) -> bool:
     """Whether ``read`` is a double with a tile's face beyond both its ends: a lit face on a
-    table darker than the faces, or, on any table, another tile read there (``others``). In a
-    line, the two halves either side of a seam always match, so a seam taken for a bar reads
-    as a double between two tiles; a double laid across the line, as doubles usually are,
-    has table beyond its ends."""
+    table darker than the faces, or, on any table, inside one of ``outlines`` (``(4, 2)``
+    float32 corners of the tiles read; ``read``'s own may be among them, as nothing beyond
+    its ends lies inside it). In a line, the two halves either side of a seam always match,
+    so a seam taken for a bar reads as a double between two tiles; a double laid across the
+    line, as doubles usually are, has table beyond its ends."""
     a, b = read.halves
     if a.pips != b.pips:
         return False
     dark_table = ink.table < ink.lit  # else faces cannot be told from the table by level
-    outlines = [r.proposal.corners().astype(np.float32) for r in others if r is not read]
     prop = read.proposal
     c, u, n = (np.array(v, dtype=np.float64) for v in (prop.center, prop.across, prop.axis))
     h, w = ink.face.shape

@@ -118,7 +118,8 @@ def _readable(
             read = replace(r, halves=pair, agree=agree, learned=learned)
             if _believable(read, p):
                 out.append(read)
-    return [replace(r, inline=arbitrate.inline_double(r, seen, p, out)) for r in out]
+    outlines = [r.proposal.corners().astype(np.float32) for r in out]
+    return [replace(r, inline=arbitrate.inline_double(r, seen, p, outlines)) for r in out]
 
 
 def _believable(read: arbitrate.Read, p: StagedParams) -> bool:
