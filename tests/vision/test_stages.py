@@ -183,6 +183,20 @@ def _faces(lit_from: int, lit_to: int) -> ink.Ink:
     return ink.Ink(face, blank, blank, blank, 20.0, 20.0, 4.0, lit, table)
 
 
+def test_a_bar_beside_pips_the_face_image_kept_lies_inside_a_face() -> None:
+    # a vertical bar at x 150 across a band of faces (y 40-60); the face image of a blurred
+    # six beside it keeps its two rows of pips a little darker (y 42-47 and 53-58), as the
+    # closing cannot take away pips blurred into one another
+    seen = _faces(0, 300)
+    face = seen.face.copy()
+    face[42:48, 152:170] = face[53:59, 152:170] = 170
+    bar = bars.Bar((150.0, 50.0), (0.0, 1.0), 20.0)
+    assert bars._face_both_sides(bar, replace(seen, face=face), P)
+    # a tile's side has the table on one side
+    assert not bars._face_both_sides(bar, _faces(150, 300), P)
+    assert not bars._face_both_sides(bar, _faces(0, 151), P)
+
+
 def test_the_histogram_percentile_is_numpys() -> None:
     rng = np.random.default_rng(5)
     for shape, top in (((1, 1), 255), ((7, 3), 4), ((64, 48), 255), ((101, 33), 90)):

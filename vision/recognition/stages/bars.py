@@ -93,17 +93,19 @@ def _hough_pieces(thin: npt.NDArray[np.uint8], d: float, p: StagedParams) -> F64
 
 def _face_both_sides(bar: Bar, ink: Ink, p: StagedParams) -> bool:
     """A bar lies inside a face: the face image is alike a pip's width to either side of it
-    (a tile's edge or shaded side has the table on one side)."""
+    (a tile's edge or shaded side has the table on one side). Each side's level is the
+    brightest of 7 samples along the bar: the face image keeps the pips of a blurred half
+    beside the bar (a six's rows run up to it) where they run into one another."""
     c, u = np.array(bar.center), np.array(bar.direction)
     n = np.array([-u[1], u[0]]) * ink.pip_px
-    ts = np.linspace(-0.35, 0.35, 5)[:, None] * bar.length * u
+    ts = np.linspace(-0.35, 0.35, 7)[:, None] * bar.length * u
     h, w = ink.face.shape
     sides = []
     for k in (-1.0, 1.0):
         pts = np.rint(c + ts + k * n).astype(int)
         pts[:, 0] = np.clip(pts[:, 0], 0, w - 1)
         pts[:, 1] = np.clip(pts[:, 1], 0, h - 1)
-        sides.append(float(np.median(ink.face[pts[:, 1], pts[:, 0]])))
+        sides.append(float(ink.face[pts[:, 1], pts[:, 0]].max()))
     a, b = sides
     return abs(a - b) <= max(p.face_step_floor, p.face_step_share * max(a, b))
 
