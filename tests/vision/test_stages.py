@@ -338,8 +338,10 @@ def test_a_tile_with_a_count_of_the_learned_reader_is_read_unsure(
 
 _SPOTS = {
     0: [],
+    1: [(0, 0)],
     2: [(-1, -1), (1, 1)],
     3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
     5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
     6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
 }
@@ -384,6 +386,66 @@ def test_a_tile_whose_edges_do_not_show_is_read_by_its_bar_and_pips(pips: tuple[
 def test_a_blank_half_is_not_guessed_where_the_edges_do_not_show() -> None:
     # the blank half of a 0-3 is as much the paper beside the three as the tile's own half
     assert identify(_drawn_tile((0, 3), bar=True, table=215)).tiles == ()
+
+
+def _drawn_line(tiles: list[tuple[int, int]], bars: list[bool], w: int = 40) -> np.ndarray:
+    """Light tiles ``w`` wide laid end to end on a dark table (a gap of 3 px between them),
+    blurred, each tile's bar drawn or not."""
+    image = np.full((200, 80 + 2 * w * len(tiles), 3), 45, np.uint8)
+    y0 = 80
+    for k, (pips, bar) in enumerate(zip(tiles, bars, strict=True)):
+        x0 = 40 + 2 * w * k
+        cv2.rectangle(image, (x0 + 1, y0), (x0 + 2 * w - 2, y0 + w - 1), (215, 215, 215), -1)
+        for h, n in enumerate(pips):
+            cx, cy = x0 + w / 2 + h * w, y0 + w / 2
+            for dx, dy in _SPOTS[n]:
+                at = (round(cx + dx * 0.27 * w), round(cy + dy * 0.27 * w))
+                cv2.circle(image, at, round(0.085 * w), (30, 30, 30), -1)
+        if bar:
+            cv2.line(image, (x0 + w, y0 + 4), (x0 + w, y0 + w - 5), (30, 30, 30), 1)
+    return np.asarray(cv2.GaussianBlur(image, (0, 0), 1.0), dtype=np.uint8)
+
+
+@pytest.mark.parametrize(
+    "bars",
+    [[True] * 5, [True, False, True, True, True], [False, True, False, True, True]],
+    ids=["all", "second", "first-and-third"],
+)
+def test_a_line_is_read_whole_where_bars_do_not_show(bars: list[bool]) -> None:
+    # where a bar does not show, the seams either side of it look like bars: a line read
+    # across its seams is shifted by a half, and reads tiles that are not there
+    tiles = [(1, 3), (5, 4), (2, 1), (6, 6), (3, 2)]
+    got = identify(_drawn_line(tiles, bars)).tiles
+    assert [t.pips for t in sorted(got, key=lambda t: t.center[0])] == tiles
+
+
+def test_guessed_bars_go_on_from_a_tiles_ends_and_a_doubles_sides() -> None:
+    # a horizontal tile 20 wide centred at (100, 50), its ends 20 from the centre
+    prop = outline.Proposal((100.0, 50.0), (0.0, 1.0), (1.0, 0.0), 20.0, (20.0, 20.0))
+    p = replace(P, line_shifts=(0.0,))
+    at = {
+        (round(b.center[0]), round(b.center[1]), abs(round(b.direction[0])))
+        for b in outline.beyond([(prop, False)], 20.0, p)
+    }
+    # end to end: the next bar a width past each end, across; a double crosswise: half a
+    # width past, along the line
+    assert at == {(140, 50, 0), (60, 50, 0), (130, 50, 1), (110 - 40, 50, 1)}
+    double = {
+        (round(b.center[0]), round(b.center[1])) for b in outline.beyond([(prop, True)], 20.0, p)
+    }
+    assert {(100, 80), (100, 20), (100, 70), (100, 30)} <= double  # beyond its sides too
+    shifted = outline.beyond([(prop, False)], 20.0, replace(P, line_shifts=(-0.2, 0.0, 0.2)))
+    assert len(shifted) == 3 * 4
+    assert all(b.length == pytest.approx(20.0 * P.bar_width_share) for b in shifted)
+
+
+def test_points_inside_outlines_going_round_either_way() -> None:
+    square = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]])
+    turned = np.array([[20.0, 5.0], [25.0, 0.0], [30.0, 5.0], [25.0, 10.0]])[::-1]
+    points = np.array([[5.0, 5.0], [10.0, 3.0], [11.0, 5.0], [25.0, 5.0], [21.0, 1.0]])
+    got = outline.inside(points, [square, turned])
+    assert got.tolist() == [True, True, False, True, False]
+    assert outline.inside(points, []).tolist() == [False] * 5
 
 
 def test_outline_steps_measured_together_are_those_measured_alone() -> None:

@@ -6,7 +6,8 @@ seam of thin ink) on lines from the bar's centre along the bar, looked for betwe
 the axis (median of three lines), between ``end_search`` shares of the width just measured.
 Steps, not levels: a face is told from the table by its edge whether the table is darker or
 lighter than the tile. Where the edges do not show at all (a white tile on white paper),
-:func:`from_bars` guesses the outline from the bar's length alone.
+:func:`from_bars` guesses the outline from the bar's length alone; where a bar does not show
+(two halves full of pips, blurred), :func:`beyond` guesses it where a line of tiles goes on.
 """
 
 from __future__ import annotations
@@ -144,6 +145,53 @@ def from_bars(bars: list[Bar], known: list[Proposal], d: float, p: StagedParams)
         w = bar.length / p.bar_width_share
         out.add(Proposal(bar.center, u, (-u[1], u[0]), w, (w, w), bar, measured=False))
     return out.proposals[len(known) :]
+
+
+def beyond(tiles: list[tuple[Proposal, bool]], width: float, p: StagedParams) -> list[Bar]:
+    """Bars guessed where a line goes on from each tile read (``(proposal, is_double)``), for
+    tiles ``width`` wide: beyond each end, a tile laid end to end (its bar a width past the
+    end, across the line) and a double laid crosswise (its bar half a width past, along the
+    line); beyond a double's sides too (the line goes on from a double laid crosswise). Each
+    is also shifted along the line by each of ``line_shifts``. The bars are as long as a bar
+    of that width (see :func:`from_bars`)."""
+    at: list[F64] = []
+    along: list[F64] = []
+    for prop, double in tiles:
+        c, u, n = np.array(prop.center), np.array(prop.across), np.array(prop.axis)
+        ways = [(n, prop.ends[0], u), (-n, prop.ends[1], u)]
+        if double:
+            ways += [(u, prop.width / 2, n), (-u, prop.width / 2, n)]
+        for v, reach, across in ways:
+            end = c + v * reach
+            for centre, bar in ((end + v * width, across), (end + v * width / 2, v)):
+                for shift in p.line_shifts:
+                    at.append(centre + v * shift * width)
+                    along.append(bar)
+    if not at:
+        return []
+    # the tiles of a scene are read many times over: each place and direction once
+    xy, uv = np.array(at), np.array(along)
+    uv *= np.where(uv[:, :1] < 0, -1.0, 1.0)
+    key = np.hstack([np.rint(xy / (0.1 * width)), np.rint(uv * 20)])
+    _, first = np.unique(key, axis=0, return_index=True)
+    length = width * p.bar_width_share
+    return [
+        Bar((float(xy[i, 0]), float(xy[i, 1])), (float(uv[i, 0]), float(uv[i, 1])), length)
+        for i in sorted(first.tolist())
+    ]
+
+
+def inside(points: F64, outlines: list[F64]) -> npt.NDArray[np.bool_]:
+    """For each of ``points`` ``(N, 2)``, whether it lies inside or on one of ``outlines``
+    (convex, ``(4, 2)`` corners going round either way)."""
+    if not outlines or len(points) == 0:
+        return np.zeros(len(points), dtype=bool)
+    q = np.array(outlines, dtype=np.float64)  # (M, 4, 2)
+    edge = np.roll(q, -1, axis=1) - q  # (M, 4, 2)
+    rel = points[:, None, None, :] - q[None]  # (N, M, 4, 2)
+    cross = edge[None, ..., 0] * rel[..., 1] - edge[None, ..., 1] * rel[..., 0]  # (N, M, 4)
+    within = (cross >= 0).all(axis=2) | (cross <= 0).all(axis=2)
+    return np.asarray(np.any(within, axis=1), dtype=bool)
 
 
 def _centred(prop: Proposal) -> Proposal:

@@ -89,6 +89,11 @@ class StagedParams:
     end_search: tuple[float, float] = (0.8, 1.2)
     #: Tiles read before the scene's width is trusted for a second look.
     min_tiles_for_width: int = 3
+    #: Rounds of tiles guessed where the lines of the tiles read go on (a bar too faint to
+    #: find between two halves full of pips), and the shifts along the line each guess is
+    #: also tried at (shares of the width: a neighbour's end is measured a little off).
+    line_rounds: int = 2
+    line_shifts: tuple[float, ...] = (-0.2, 0.0, 0.2)
     #: Accepted tile widths (in ``d``) and half lengths (shares of the width).
     width_d: tuple[float, float] = (3.0, 9.0)
     half_length: tuple[float, float] = (0.7, 1.4)

@@ -89,9 +89,68 @@ def _read_at(
             if all(cv2.pointPolygonTest(q, b.center, False) < 0 for q in outlines)
         ]
         again = outline.propose(unread, seen, p, width)
-        kept = arbitrate.keep(readable + _readable(again, seen, work, p, max_pips), p)
+        readable += _readable(again, seen, work, p, max_pips, known=readable)
+        kept = arbitrate.keep(readable, p)
+    if kept:
+        kept = _follow_lines(kept, readable, seen, work, p, max_pips=max_pips)
     loose = arbitrate.unexplained_pips(kept, seen, p)
     return tuple(_tile(r, f, doubted=_doubted(r, seen, loose, p)) for r in kept)
+
+
+def _follow_lines(
+    kept: list[arbitrate.Read],
+    readable: list[arbitrate.Read],
+    seen: ink.Ink,
+    grey: npt.NDArray[np.uint8],
+    p: StagedParams,
+    *,
+    max_pips: int,
+) -> list[arbitrate.Read]:
+    """``kept`` (chosen from ``readable``) arbitrated again with the tiles read where the
+    lines of the tiles read go on (:func:`~.outline.beyond`; ``line_rounds`` rounds, each from
+    the tiles the last one read). Between two halves full of pips, blurred, a bar may not
+    show, nor the outline round a bar guessed there (the pips' columns cross it like seams):
+    each guess is read both measured round its bar and as a tile of the scene's width
+    centred on it. Such a tile is a guess: it needs pips on both halves that the learned half
+    reader reads so. Every tile read that the learned half reader reads so seeds guesses, not
+    only those kept: where one bar of a line does not show, its seams read as a line of tiles
+    shifted by a half, kept until the tile whose bar is missing is read beyond a neighbour
+    that was not kept. No guess is made inside a tile kept, nor on a table darker than the
+    faces."""
+    n_read = len(readable)
+    width = float(np.median([r.proposal.width for r in kept]))
+    outlines = [r.proposal.corners() for r in kept]
+    seeds = readable
+    for _ in range(p.line_rounds):
+        tiles = [
+            (r.proposal, r.halves[0].pips == r.halves[1].pips)
+            for r in seeds
+            if _agrees(r, p) and not (r.inline or r.learned)
+        ]
+        bars_guessed = outline.beyond(tiles, width, p)
+        at = np.array([b.center for b in bars_guessed]).reshape(-1, 2)
+        free = ~outline.inside(at, outlines) & _on_face(at, seen)
+        guesses = [b for b, ok in zip(bars_guessed, free, strict=True) if ok]
+        props = outline.propose(guesses, seen, p, width) + outline.from_bars(
+            guesses, [], seen.pip_px, p
+        )
+        guessed = [replace(q, measured=False) for q in props]
+        seeds = _readable(guessed, seen, grey, p, max_pips, known=readable)
+        if not seeds:
+            break
+        readable = readable + seeds
+    return arbitrate.keep(readable, p) if len(readable) > n_read else kept
+
+
+def _on_face(points: npt.NDArray[np.float64], seen: ink.Ink) -> npt.NDArray[np.bool_]:
+    """For each of ``points`` ``(N, 2)``, whether it may lie on a tile's face: where the table
+    is darker than the faces, whether the face image there is lit."""
+    if seen.table >= seen.lit:
+        return np.ones(len(points), dtype=bool)
+    h, w = seen.face.shape
+    xs = np.clip(np.rint(points[:, 0]), 0, w - 1).astype(np.intp)
+    ys = np.clip(np.rint(points[:, 1]), 0, h - 1).astype(np.intp)
+    return np.asarray(seen.face[ys, xs] >= seen.lit)
 
 
 def _readable(
@@ -100,10 +159,13 @@ def _readable(
     grey: npt.NDArray[np.uint8],
     p: StagedParams,
     max_pips: int,
+    *,
+    known: Sequence[arbitrate.Read] = (),
 ) -> list[arbitrate.Read]:
     """The plausible proposals whose two halves both read on the pip grid, each half's count
     settled with the learned half reader (see :func:`settle`); those it settles to no tile,
-    and those not :func:`_believable`, are left out."""
+    and those not :func:`_believable`, are left out. ``known``: tiles read already, whose
+    outlines count for :func:`~.arbitrate.inline_double` too."""
     reads = [
         arbitrate.Read(prop, halves.read(prop, seen, p, max_pips))
         for prop in proposals
@@ -118,7 +180,7 @@ def _readable(
             read = replace(r, halves=pair, agree=agree, learned=learned)
             if _believable(read, p):
                 out.append(read)
-    outlines = [r.proposal.corners().astype(np.float32) for r in out]
+    outlines = [r.proposal.corners().astype(np.float32) for r in [*known, *out]]
     return [replace(r, inline=arbitrate.inline_double(r, seen, p, outlines)) for r in out]
 
 
