@@ -73,7 +73,7 @@ def register(
         "and compare with truth.json",
         description="Fixture i is the sample record of seed S+i rendered at sweep point i (light, "
         "blur, noise, JPEG, tilt, ...) at 1280x720, 1920x1080, 1600x900 in turn, written to "
-        "DIR/NN. Each is tracked with vision.recognition.identify and its added tiles, their "
+        "DIR/NN. Each is tracked with the tile reader (--reader) and its added tiles, their "
         "order and their ends compared with truth.json. A measurement: exits 0 whatever the "
         "outcome; 2 on bad input.",
     )
@@ -84,6 +84,13 @@ def register(
     sweep.add_argument("--height", type=int)
     sweep.add_argument("--json", action="store_true", help="one JSON object per fixture")
     sweep.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    sweep.add_argument(
+        "--reader",
+        choices=("classic", "staged"),
+        default="classic",
+        help="the tile reader to track with: classic (default: the one the table's run uses) "
+        "or staged (vision.recognition.stages, for a double-six set)",
+    )
     sweep.set_defaults(handler=_track_sweep)
 
     render = fixture_sub.add_parser(
@@ -269,10 +276,12 @@ def _track(args: argparse.Namespace) -> int:
 
 
 def _track_sweep(args: argparse.Namespace) -> int:
+    import functools
     from collections.abc import Callable
 
     from vision.devtools.track_sweep import sweep_points, track_sweep
     from vision.errors import VisionError
+    from vision.tracking.watcher import Recognizer
 
     if (args.width is None) != (args.height is None):
         raise VisionError("give both --width and --height, or neither")
@@ -289,8 +298,13 @@ def _track_sweep(args: argparse.Namespace) -> int:
         print(label, file=sys.stderr, flush=True)  # a log file gets one line per stage
         return None
 
+    recognize: Recognizer | None = None
+    if args.reader == "staged":
+        from vision.recognition import stages
+
+        recognize = functools.partial(stages.identify, max_pips=6)  # sample records: double-six
     equal = 0
-    for k, r in enumerate(track_sweep(args.out, points, stage=stage), start=1):
+    for k, r in enumerate(track_sweep(args.out, points, recognize=recognize, stage=stage), start=1):
         equal += int(r.equal)
         if args.json:
             print(json.dumps(r.to_json()), flush=True)
