@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -62,6 +62,17 @@ def _half_spacing(tile: TileReading) -> float:
     return float(np.hypot(ax - bx, ay - by))
 
 
+@dataclass(frozen=True, slots=True)
+class _View:
+    """What one scale is read from: ``grey``, the darkest channel at the working scale, the
+    ink ``seen`` on it, the parameters and the set's largest half."""
+
+    grey: npt.NDArray[np.uint8]
+    seen: ink.Ink
+    p: StagedParams
+    max_pips: int
+
+
 def _read_at(
     grey: npt.NDArray[np.uint8], found: scale.Scale, p: StagedParams, max_pips: int
 ) -> tuple[TileReading, ...]:
@@ -76,7 +87,8 @@ def _read_at(
     proposals = outline.propose(found_bars, seen, p)
     proposals += outline.from_bars(found_bars, proposals, seen.pip_px, p)
     proposals += outline.propose(bars.lone_faces(seen, p), seen, p, guessed=True)
-    readable = _readable(proposals, seen, work, p, max_pips)
+    view = _View(work, seen, p, max_pips)
+    readable = _readable(proposals, view)
     kept = arbitrate.keep(readable, p)
     if len(kept) >= p.min_tiles_for_width:
         # every tile of a set is alike: look again round each bar no tile read explains, at
@@ -89,22 +101,16 @@ def _read_at(
             if all(cv2.pointPolygonTest(q, b.center, False) < 0 for q in outlines)
         ]
         again = outline.propose(unread, seen, p, width)
-        readable += _readable(again, seen, work, p, max_pips, known=readable)
+        readable += _readable(again, view, known=readable)
         kept = arbitrate.keep(readable, p)
     if kept:
-        kept = _follow_lines(kept, readable, seen, work, p, max_pips=max_pips)
+        kept = _follow_lines(kept, readable, view)
     loose = arbitrate.unexplained_pips(kept, seen, p)
     return tuple(_tile(r, f, doubted=_doubted(r, seen, loose, p)) for r in kept)
 
 
 def _follow_lines(
-    kept: list[arbitrate.Read],
-    readable: list[arbitrate.Read],
-    seen: ink.Ink,
-    grey: npt.NDArray[np.uint8],
-    p: StagedParams,
-    *,
-    max_pips: int,
+    kept: list[arbitrate.Read], readable: list[arbitrate.Read], view: _View
 ) -> list[arbitrate.Read]:
     """``kept`` (chosen from ``readable``) arbitrated again with the tiles read where the
     lines of the tiles read go on (:func:`~.outline.beyond`; ``line_rounds`` rounds, each from
@@ -117,6 +123,7 @@ def _follow_lines(
     shifted by a half, kept until the tile whose bar is missing is read beyond a neighbour
     that was not kept. No guess is made inside a tile kept, nor on a table darker than the
     faces."""
+    seen, p = view.seen, view.p
     n_read = len(readable)
     width = float(np.median([r.proposal.width for r in kept]))
     outlines = [r.proposal.corners() for r in kept]
@@ -135,7 +142,7 @@ def _follow_lines(
             guesses, [], seen.pip_px, p
         )
         guessed = [replace(q, measured=False) for q in props]
-        seeds = _readable(guessed, seen, grey, p, max_pips, known=readable)
+        seeds = _readable(guessed, view, known=readable)
         if not seeds:
             break
         readable = readable + seeds
@@ -154,18 +161,13 @@ def _on_face(points: npt.NDArray[np.float64], seen: ink.Ink) -> npt.NDArray[np.b
 
 
 def _readable(
-    proposals: list[outline.Proposal],
-    seen: ink.Ink,
-    grey: npt.NDArray[np.uint8],
-    p: StagedParams,
-    max_pips: int,
-    *,
-    known: Sequence[arbitrate.Read] = (),
+    proposals: list[outline.Proposal], view: _View, *, known: Sequence[arbitrate.Read] = ()
 ) -> list[arbitrate.Read]:
     """The plausible proposals whose two halves both read on the pip grid, each half's count
     settled with the learned half reader (see :func:`settle`); those it settles to no tile,
     and those not :func:`_believable`, are left out. ``known``: tiles read already, whose
     outlines count for :func:`~.arbitrate.inline_double` too."""
+    seen, p, max_pips = view.seen, view.p, view.max_pips
     reads = [
         arbitrate.Read(prop, halves.read(prop, seen, p, max_pips))
         for prop in proposals
@@ -173,7 +175,7 @@ def _readable(
     ]
     reads = [r for r in reads if all(h.pips is not None for h in r.halves)]
     out: list[arbitrate.Read] = []
-    for r, probs in zip(reads, _half_probabilities(reads, grey), strict=True):
+    for r, probs in zip(reads, _half_probabilities(reads, view.grey), strict=True):
         settled = settle(r.halves, probs, p, max_pips)
         if settled is not None:
             pair, agree, learned = settled
