@@ -429,7 +429,7 @@ def test_guessed_bars_go_on_from_a_tiles_ends_and_a_doubles_sides() -> None:
     }
     # end to end: the next bar a width past each end, across; a double crosswise: half a
     # width past, along the line
-    assert at == {(140, 50, 0), (60, 50, 0), (130, 50, 1), (110 - 40, 50, 1)}
+    assert at == {(140, 50, 0), (60, 50, 0), (130, 50, 1), (70, 50, 1)}
     double = {
         (round(b.center[0]), round(b.center[1])) for b in outline.beyond([(prop, True)], 20.0, p)
     }
