@@ -94,12 +94,9 @@ def _read_at(
         # every tile of a set is alike: look again round each bar no tile read explains, at
         # the scene's width
         width = float(np.median([r.proposal.width for r in kept]))
-        outlines = [r.proposal.corners().astype(np.float32) for r in kept]
-        unread = [
-            b
-            for b in found_bars
-            if all(cv2.pointPolygonTest(q, b.center, False) < 0 for q in outlines)
-        ]
+        at = np.array([b.center for b in found_bars]).reshape(-1, 2)
+        held = outline.inside(at, [r.proposal.corners() for r in kept])
+        unread = [b for b, h in zip(found_bars, held, strict=True) if not h]
         again = outline.propose(unread, seen, p, width)
         readable += _readable(again, view, known=readable)
         kept = arbitrate.keep(readable, p)
