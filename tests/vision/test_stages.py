@@ -347,6 +347,13 @@ _SPOTS = {
 }
 
 
+def _draw_pips(image: np.ndarray, centre: tuple[float, float], n: int, w: int) -> None:
+    """The standard layout of ``n`` pips of a half ``w`` wide centred at ``centre``."""
+    for dx, dy in _SPOTS[n]:
+        at = (round(centre[0] + dx * 0.27 * w), round(centre[1] + dy * 0.27 * w))
+        cv2.circle(image, at, round(0.085 * w), (30, 30, 30), -1)
+
+
 def _drawn_tile(pips: tuple[int, int], *, bar: bool, w: int = 40, table: int = 45) -> np.ndarray:
     """A light tile (215) ``w`` wide standing alone on a table (``table``), blurred, its bar
     drawn or not."""
@@ -354,10 +361,7 @@ def _drawn_tile(pips: tuple[int, int], *, bar: bool, w: int = 40, table: int = 4
     x0, y0 = 140, 80
     cv2.rectangle(image, (x0, y0), (x0 + w - 1, y0 + 2 * w - 1), (215, 215, 215), -1)
     for k, n in enumerate(pips):
-        cx, cy = x0 + w / 2, y0 + w / 2 + k * w
-        for dx, dy in _SPOTS[n]:
-            at = (round(cx + dx * 0.27 * w), round(cy + dy * 0.27 * w))
-            cv2.circle(image, at, round(0.085 * w), (30, 30, 30), -1)
+        _draw_pips(image, (x0 + w / 2, y0 + w / 2 + k * w), n, w)
     if bar:
         cv2.line(image, (x0 + 4, y0 + w), (x0 + w - 5, y0 + w), (30, 30, 30), 1)
     return np.asarray(cv2.GaussianBlur(image, (0, 0), 1.0), dtype=np.uint8)
@@ -397,10 +401,7 @@ def _drawn_line(tiles: list[tuple[int, int]], bars: list[bool], w: int = 40) -> 
         x0 = 40 + 2 * w * k
         cv2.rectangle(image, (x0 + 1, y0), (x0 + 2 * w - 2, y0 + w - 1), (215, 215, 215), -1)
         for h, n in enumerate(pips):
-            cx, cy = x0 + w / 2 + h * w, y0 + w / 2
-            for dx, dy in _SPOTS[n]:
-                at = (round(cx + dx * 0.27 * w), round(cy + dy * 0.27 * w))
-                cv2.circle(image, at, round(0.085 * w), (30, 30, 30), -1)
+            _draw_pips(image, (x0 + w / 2 + h * w, y0 + w / 2), n, w)
         if bar:
             cv2.line(image, (x0 + w, y0 + 4), (x0 + w, y0 + w - 5), (30, 30, 30), 1)
     return np.asarray(cv2.GaussianBlur(image, (0, 0), 1.0), dtype=np.uint8)
