@@ -288,6 +288,35 @@ def test_a_lone_small_tile_beside_four_markers_sets_the_scale() -> None:
     assert [sorted(t.pips) for t in identify(image).tiles] == [[6, 6]]
 
 
+@pytest.mark.parametrize("seed", [0, 4])
+def test_a_lone_blurred_tile_among_round_blotches_is_read_from_closer(seed: int) -> None:
+    # ten dark round blotches on the table outnumber the pips of one small blurred double,
+    # which are too small to see in the reduced view and too blurred to count as round in
+    # the whole frame: with no tile read, the scale is looked for again closer, where the
+    # tile's lone face suggests it
+    scene = render_scene(seed, width=1280, height=720, n_tiles=1, tiles=((6, 6),), tile_width_px=22)
+    image = scene.image.copy()
+    for k in range(10):
+        cv2.circle(image, (80 + 120 * k, 120 if k % 2 else 600), 20, (20, 20, 20), -1)
+    image = np.asarray(cv2.GaussianBlur(image, (0, 0), 1.5), dtype=np.uint8)
+    grey = scale.darkest_channel(image)
+    assert all(c.pip_px > 2 * scene.pip_diameter_px for c in scale.candidates(grey, P))
+    closer = [c.pip_px for c in scale.candidates(grey, P, closer=True)]
+    assert any(abs(d - scene.pip_diameter_px) < 0.25 * scene.pip_diameter_px for d in closer)
+    assert [sorted(t.pips) for t in identify(image).tiles] == [[6, 6]]
+
+
+def test_only_lone_faces_wholly_in_view_suggest_a_pip_size() -> None:
+    # a light tile 20 x 40 on a dark table, and a light strip of the same shape cut by the
+    # frame's edge
+    image = np.full((400, 600), 50, np.uint8)
+    image[100:140, 300:320] = 210
+    image[0:40, 100:120] = 210
+    assert scale._face_sizes(image, P, 1280) == pytest.approx([20 * P.pip_width_ratio], rel=0.1)
+    # a table as light as the tile shows no face
+    assert scale._face_sizes(np.full((400, 600), 210, np.uint8), P, 1280) == []
+
+
 def _probs(*classes: dict[int, float]) -> np.ndarray:
     """``(2, 8)`` learned half reader probabilities, the rest of each row spread evenly."""
     rows = []
@@ -392,14 +421,17 @@ def test_a_blank_half_is_not_guessed_where_the_edges_do_not_show() -> None:
     assert identify(_drawn_tile((0, 3), bar=True, table=215)).tiles == ()
 
 
-def _drawn_line(tiles: list[tuple[int, int]], bars: list[bool], w: int = 40) -> np.ndarray:
-    """Light tiles ``w`` wide laid end to end on a dark table (a gap of 3 px between them),
+def _drawn_line(
+    tiles: list[tuple[int, int]], bars: list[bool], w: int = 40, gap: int = 3
+) -> np.ndarray:
+    """Light tiles ``w`` wide laid end to end on a dark table (``gap`` px between them),
     blurred, each tile's bar drawn or not."""
     image = np.full((200, 80 + 2 * w * len(tiles), 3), 45, np.uint8)
     y0 = 80
     for k, (pips, bar) in enumerate(zip(tiles, bars, strict=True)):
         x0 = 40 + 2 * w * k
-        cv2.rectangle(image, (x0 + 1, y0), (x0 + 2 * w - 2, y0 + w - 1), (215, 215, 215), -1)
+        x1 = x0 + 2 * w - 1 - (gap - gap // 2)
+        cv2.rectangle(image, (x0 + gap // 2, y0), (x1, y0 + w - 1), (215, 215, 215), -1)
         for h, n in enumerate(pips):
             _draw_pips(image, (x0 + w / 2 + h * w, y0 + w / 2), n, w)
         if bar:
@@ -418,6 +450,46 @@ def test_a_line_is_read_whole_where_bars_do_not_show(bars: list[bool]) -> None:
     tiles = [(1, 3), (5, 4), (2, 1), (6, 6), (3, 2)]
     got = identify(_drawn_line(tiles, bars)).tiles
     assert [t.pips for t in sorted(got, key=lambda t: t.center[0])] == tiles
+
+
+def test_a_chain_of_touching_tiles_is_read_where_no_bar_shows() -> None:
+    # a line of matching tiles pushed together, no bar showing: the faces are one piece, and
+    # nothing but the pips tells where one tile ends
+    tiles = [(1, 3), (3, 5), (5, 2), (2, 6)]
+    got = identify(_drawn_line(tiles, [False] * 4, gap=0)).tiles
+    assert [t.pips for t in sorted(got, key=lambda t: t.center[0])] == tiles
+
+
+def test_tiles_clash_where_they_overlap_more_than_the_clash_share() -> None:
+    # tiles 20 wide, 40 long: a half's area is 400
+    a = _read(40.0, (1, 2))
+    touching, over = _read(80.0, (3, 4)), _read(60.0, (2, 3))  # none, 400 in common
+    nudged = _read(40.0 + 40.0 - 0.15 * 20.0, (3, 4))  # 3 px over: 60 in common
+    assert arbitrate.clashing([touching, over, nudged], [a], P) == [False, True, False]
+    assert arbitrate.clashing([a], [], P) == [False]
+
+
+def test_guesses_along_a_chain_of_faces_fall_on_its_bars() -> None:
+    # four tiles 30 wide end to end along x from 20 to 260 at y 35-65, turned 10 degrees
+    face = np.full((300, 300), 40, np.uint8)
+    rect = ((140.0, 150.0), (240.0, 30.0), 10.0)
+    cv2.fillPoly(face, [np.int32(np.rint(cv2.boxPoints(rect)))], 200)
+    blank = np.zeros_like(face)
+    seen = ink.Ink(face, blank, blank, blank, 20.0, 20.0, 5.0, 120.0, 40.0)
+    p = replace(P, line_shifts=(0.0,))
+    guessed = bars.along_chains(seen, p, width=30.0)
+    a = np.array([np.cos(np.deg2rad(10.0)), np.sin(np.deg2rad(10.0))])
+    along = sorted(float((np.array(b.center) - (140.0, 150.0)) @ a) for b in guessed)
+    # every half width from either end but the ends themselves: -90, -75, ..., 90
+    assert along == pytest.approx([-90.0 + 15.0 * k for k in range(13)], abs=1.5)
+    # all across the chain, as long as the bar of a tile 30 wide
+    assert all(abs(float(np.array(b.direction) @ a)) < 0.05 for b in guessed)
+    assert all(b.length == pytest.approx(30.0 * P.bar_width_share) for b in guessed)
+    # the faces the tiles read hold are left out; a table as light as the faces has no chains
+    held = np.zeros_like(face)
+    held[:, :150] = 1
+    assert all(b.center[0] > 150 for b in bars.along_chains(seen, p, width=30.0, held=held))
+    assert bars.along_chains(replace(seen, table=200.0), p, width=30.0) == []
 
 
 def test_guessed_bars_go_on_from_a_tiles_ends_and_a_doubles_sides() -> None:
@@ -474,12 +546,29 @@ def test_outline_steps_measured_together_are_those_measured_alone() -> None:
 
 def test_a_double_blank_needs_its_bar_and_the_learned_readers_word() -> None:
     # it has no pips to confirm it: a back, the table or paper read between two lines is none
+    seen = _faces(0, 300)
     plain = _read(40.0, (0, 0))
     bar = bars.Bar((40.0, 50.0), (0.0, 1.0), 16.0)
     read = replace(plain, proposal=replace(plain.proposal, bar=bar))
-    assert pipeline._believable(replace(read, agree=0.9), P)
-    assert not pipeline._believable(replace(read, agree=0.3), P)
+    assert pipeline._believable(replace(read, agree=0.9), seen, P)
+    assert not pipeline._believable(replace(read, agree=0.3), seen, P)
     no_bar = replace(read.proposal, bar=None)
-    assert not pipeline._believable(replace(read, proposal=no_bar, agree=0.9), P)
+    assert not pipeline._believable(replace(read, proposal=no_bar, agree=0.9), seen, P)
     # a tile with pips stands on the grid's reading, weighed by the learned reader elsewhere
-    assert pipeline._believable(replace(_read(40.0, (0, 3)), agree=0.3), P)
+    assert pipeline._believable(replace(_read(40.0, (0, 3)), agree=0.3), seen, P)
+
+
+def test_a_guessed_tile_with_a_blank_half_needs_that_half_on_a_lit_face() -> None:
+    # a 0-3 centred at x 40: its blank half at x 50, its three at x 30
+    guess = _read(40.0, (0, 3))
+    guess = replace(guess, proposal=replace(guess.proposal, measured=False), agree=0.9)
+    assert pipeline._believable(guess, _faces(0, 300), P)
+    # the blank half on the dark table beside a face
+    assert not pipeline._believable(guess, _faces(0, 40), P)
+    # a table as light as the faces: the blank half may be the table
+    light = _faces(0, 300)
+    assert not pipeline._believable(guess, replace(light, table=light.lit), P)
+    # the learned half reader must read it so, and the grid must not leave it blank whole
+    assert not pipeline._believable(replace(guess, agree=0.3), _faces(0, 300), P)
+    blank = replace(guess, halves=(guess.halves[0], replace(guess.halves[1], pips=0)))
+    assert not pipeline._believable(blank, _faces(0, 300), P)

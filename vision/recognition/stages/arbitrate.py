@@ -66,7 +66,7 @@ def keep(reads: list[Read], p: StagedParams) -> list[Read]:
             xj, yj, wj, hj = boxes[j]
             if xj > xi + wi or xi > xj + wj or yj > yi + hi or yi > yj + hj:
                 continue
-            if cv2.intersectConvexConvex(polys[i], polys[j])[0] > limit:
+            if _overlap(polys[i], polys[j]) > limit:
                 near[i].add(j)
                 near[j].add(i)
     weight = [
@@ -85,6 +85,22 @@ def keep(reads: list[Read], p: StagedParams) -> list[Read]:
             other = _best_set(rivals, near, weight, p.contest_budget)
             contested = sum(weight[j] for j in other) >= total - p.contest_margin
             out.append(replace(reads[i], contested=contested) if contested else reads[i])
+    return out
+
+
+def _overlap(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    """The area two convex outlines (``(4, 2)`` float32 corners) share."""
+    return float(cv2.intersectConvexConvex(a, b)[0])
+
+
+def clashing(reads: list[Read], others: list[Read], p: StagedParams) -> list[bool]:
+    """For each of ``reads``, whether it clashes with one of ``others`` (see :func:`keep`)."""
+    theirs = [r.proposal.corners().astype(np.float32) for r in others]
+    out = []
+    for r in reads:
+        mine = r.proposal.corners().astype(np.float32)
+        limit = p.clash_share * r.proposal.width**2
+        out.append(any(_overlap(mine, q) > limit for q in theirs))
     return out
 
 

@@ -227,3 +227,108 @@ def lone_faces(ink: Ink, p: StagedParams) -> list[Bar]:
             u = (np.cos(t), np.sin(t)) if rw < rh else (-np.sin(t), np.cos(t))
             out.append(Bar((cx + x, cy + y), (float(u[0]), float(u[1])), short))
     return out
+
+
+def along_chains(
+    ink: Ink,
+    p: StagedParams,
+    *,
+    width: float | None = None,
+    held: npt.NDArray[np.uint8] | None = None,
+) -> list[Bar]:
+    """Bars guessed along each chain of lit faces on a table darker than the faces: tiles
+    touching end to end, blurred, their bars too faint to find and their faces one piece.
+    Every half ``width`` from either end of the chain (and ``line_shifts`` of a width either
+    way: an end is measured a little off), a bar across the chain where it is about a width
+    across (a tile laid along it), along it where it is about two (a double laid across it).
+    ``width``: the scene's tile width, else ``chain_width_share`` of the chain's commonest
+    thickness (a blurred face looks wider than it is); ``held``: a mask of the faces the tiles
+    read explain, left out. Reading decides which guesses are tiles."""
+    if ink.table >= ink.lit:
+        return []
+    d = ink.pip_px
+    lo, hi = p.width_d[0] * d, p.width_d[1] * d
+    lit = (ink.face >= ink.lit).astype(np.uint8)
+    if held is not None:
+        lit[held > 0] = 0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(lit, connectivity=8)
+    out: list[Bar] = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area < p.chain_min_tiles * 2 * lo * lo:
+            continue
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
+        pts = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
+        box = ink.face[max(0, y - 2) : y + h + 2, max(0, x - 2) : x + w + 2].astype(np.float32)
+        chain = _Chain(pts, _square_angle(box))
+        thick = chain.thickness()
+        w_tile = width if width is not None else p.chain_width_share * thick
+        if lo <= w_tile <= hi:
+            out += chain.bars(w_tile, p)
+    return out
+
+
+def _square_angle(image: npt.NDArray[np.float32]) -> float:
+    """The angle (radians, modulo a right angle) of the edges in ``image``: tiles are
+    rectangles and a chain's doubles lie square to its other tiles, so every edge votes for
+    one angle, by its strength (each edge's angle taken four times over)."""
+    gx = cv2.Sobel(image, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(image, cv2.CV_32F, 0, 1)
+    m = np.hypot(gx, gy)
+    phi = 4 * np.arctan2(gy, gx)
+    return float(np.arctan2((m * np.sin(phi)).sum(), (m * np.cos(phi)).sum()) / 4)
+
+
+class _Chain:
+    """One chain of faces: its pixels ``pts`` (``(N, 2)`` x, y) in slabs one pixel thick
+    across its long direction (``along``), each slab's extent across and middle."""
+
+    def __init__(self, pts: F64, angle: float) -> None:
+        a = np.array([np.cos(angle), np.sin(angle)])
+        b = np.array([-a[1], a[0]])
+        self.origin = pts.mean(axis=0)
+        rel = pts - self.origin
+        if np.ptp(rel @ b) > np.ptp(rel @ a):
+            a, b = b, -a
+        self.along, self.across = a, b
+        t = np.rint(rel @ a).astype(np.int64)
+        s = rel @ b
+        self.first = int(t.min())
+        bins = t - self.first
+        top = np.full(int(bins.max()) + 1, -np.inf)
+        bottom = np.full(len(top), np.inf)
+        np.maximum.at(top, bins, s)
+        np.minimum.at(bottom, bins, s)
+        filled = np.isfinite(top)
+        self.extent = np.where(filled, top - bottom + 1, 0.0)
+        self.mid = np.where(filled, (top + np.where(filled, bottom, 0.0)) / 2, 0.0)
+
+    def thickness(self) -> float:
+        return float(np.median(self.extent[self.extent > 0]))
+
+    def bars(self, w: float, p: StagedParams) -> list[Bar]:
+        body = np.nonzero(self.extent >= 0.5 * w)[0]
+        if len(body) == 0:
+            return []
+        start, stop = int(body[0]), int(body[-1]) + 1
+        halves = range(2, int((stop - start) / (w / 2)) - 1)
+        steps: list[float] = []
+        for s in sorted(
+            end + sign * k * w / 2 + shift * w
+            for end, sign in ((start, 1), (stop, -1))
+            for k in halves
+            for shift in p.line_shifts
+        ):
+            if not steps or s - steps[-1] > 0.1 * w:  # both ends give about the same places
+                steps.append(s)
+        a, b = self.along, self.across
+        out: list[Bar] = []
+        for s in steps:
+            k = int(np.clip(round(s), 0, len(self.extent) - 1))
+            c = self.origin + a * (s + self.first) + b * self.mid[k]
+            centre = (float(c[0]), float(c[1]))
+            if 0.7 * w <= self.extent[k] <= 1.4 * w:  # a tile along the chain: its bar across
+                out.append(Bar(centre, (float(b[0]), float(b[1])), p.bar_width_share * w))
+            elif 1.6 * w <= self.extent[k] <= 2.5 * w:  # a double across it: its bar along
+                out.append(Bar(centre, (float(a[0]), float(a[1])), p.bar_width_share * w))
+        return out

@@ -35,6 +35,8 @@ class StagedParams:
     step_shares: tuple[float, ...] = (0.35, 0.2)
     #: Fewest pips of one size that set the scale; with fewer, the bars do.
     min_pips_for_scale: int = 2
+    #: Most common blob sizes read as the pip size.
+    common_sizes: int = 2
     #: With fewer pips than that, the sizes of this many of the largest round blobs are tried.
     lone_pip_guesses: int = 2
     #: A bar is this many pip diameters long, when it has to set the scale; the longest
@@ -74,6 +76,12 @@ class StagedParams:
     #: its rectangle.
     lone_face_aspect: tuple[float, float] = (1.6, 2.5)
     lone_face_fill: float = 0.8
+    #: A piece of lit face at least this many tiles' area (at the narrowest width) is looked
+    #: at as a chain of touching tiles whose bars do not show.
+    chain_min_tiles: float = 0.75
+    #: ... its tiles as wide as this share of its commonest thickness, until tiles were read
+    #: (a blurred face looks wider than it is).
+    chain_width_share: float = 0.85
     #: Collinear pieces this close across (in ``d``) are one bar.
     bar_merge_d: float = 0.6
     #: The tile width expected from the pip size alone: ``d / pip_width_ratio``.

@@ -34,8 +34,9 @@ def identify(
     :class:`~vision.errors.InvalidImageError` for an array that cannot be an image.
 
     Each scale :func:`~.scale.candidates` offers is read (stages 2-6); the reading with the
-    most tiles is kept. A tile is sure only where the learned half reader agrees with both
-    halves and no pip that no tile explains lies beside it."""
+    most tiles is kept; where none reads a tile, the scales seen closer are read too. A tile
+    is sure only where the learned half reader agrees with both halves and no pip that no
+    tile explains lies beside it."""
     p = params or _DEFAULT
     if image.dtype != np.uint8 or image.ndim not in (2, 3) or min(image.shape[:2]) < 8:
         raise InvalidImageError(
@@ -45,10 +46,15 @@ def identify(
     grey = scale.darkest_channel(frame)
     h, w = grey.shape
     tiles: tuple[TileReading, ...] = ()
-    for found in scale.candidates(grey, p):
-        read = _read_at(grey, found, p, max_pips)
-        if len(read) > len(tiles):
-            tiles = read
+    tried: list[scale.Scale] = []
+    for closer in (False, True):
+        for found in scale.candidates(grey, p, closer=closer):
+            if found not in tried:
+                tried.append(found)
+                read = _read_at(grey, found, p, max_pips)
+                tiles = read if len(read) > len(tiles) else tiles
+        if tiles or max(h, w) <= p.scale_view_px:
+            break
     if region is not None:
         poly = np.array(region, dtype=np.float32)
         tiles = tuple(t for t in tiles if cv2.pointPolygonTest(poly, t.center, False) >= 0)
@@ -100,6 +106,10 @@ def _read_at(
         again = outline.propose(unread, seen, p, width)
         readable += _readable(again, view, known=readable)
         kept = arbitrate.keep(readable, p)
+    chained = _along_chains(kept, readable, view)
+    if chained:
+        readable += chained
+        kept = arbitrate.keep(readable, p)
     if kept:
         kept = _follow_lines(kept, readable, view)
     loose = arbitrate.unexplained_pips(kept, seen, p)
@@ -123,7 +133,7 @@ def _follow_lines(
     seen, p = view.seen, view.p
     n_read = len(readable)
     width = float(np.median([r.proposal.width for r in kept]))
-    outlines = [r.proposal.corners() for r in kept]
+    outlines = [r.proposal.corners() for r in kept if not _double(r)]
     seeds = readable
     for _ in range(p.line_rounds):
         tiles = [
@@ -135,22 +145,65 @@ def _follow_lines(
         at = np.array([b.center for b in bars_guessed]).reshape(-1, 2)
         free = ~outline.inside(at, outlines) & _on_face(at, seen)
         guesses = [b for b, ok in zip(bars_guessed, free, strict=True) if ok]
-        props = outline.propose(guesses, seen, p, width) + outline.from_bars(
-            guesses, [], seen.pip_px, p
-        )
-        guessed = [replace(q, measured=False) for q in props]
-        seeds = _readable(guessed, view, known=readable)
+        seeds = _guessed(guesses, view, width, readable)
         if not seeds:
             break
         readable = readable + seeds
     return arbitrate.keep(readable, p) if len(readable) > n_read else kept
 
 
-def _on_face(points: npt.NDArray[np.float64], seen: ink.Ink) -> npt.NDArray[np.bool_]:
+def _double(read: arbitrate.Read) -> bool:
+    """Whether ``read`` is a double. In a line, the halves either side of a seam always match,
+    so a seam taken for a bar reads as one."""
+    return read.halves[0].pips == read.halves[1].pips
+
+
+def _along_chains(
+    kept: list[arbitrate.Read], readable: list[arbitrate.Read], view: _View
+) -> list[arbitrate.Read]:
+    """The tiles read round bars guessed along the chains of lit faces (see
+    :func:`~.bars.along_chains`) that no tile of ``kept`` explains, at the width of the tiles
+    kept. A double kept may be a seam: the faces it holds are looked at too. None is read
+    across a tile kept round a bar seen that is no double (a tile beside it, read across the
+    seam, has a bar that shows: the lines of a board game need not match)."""
+    held = np.zeros(view.seen.face.shape, dtype=np.uint8)
+    firm = [r for r in kept if not _double(r)]
+    for r in firm:
+        cv2.fillConvexPoly(held, np.rint(r.proposal.corners()).astype(np.int32), 1)
+    width = float(np.median([r.proposal.width for r in kept])) if kept else None
+    guesses = bars.along_chains(view.seen, view.p, width=width, held=held)
+    reads = _guessed(guesses, view, width, readable)
+    firm = [r for r in firm if r.proposal.bar is not None]
+    clash = arbitrate.clashing(reads, firm, view.p)
+    return [r for r, c in zip(reads, clash, strict=True) if not c]
+
+
+def _guessed(
+    guesses: list[bars.Bar],
+    view: _View,
+    width: float | None,
+    known: Sequence[arbitrate.Read],
+) -> list[arbitrate.Read]:
+    """The tiles read round bars guessed where none was seen: each measured round its bar
+    and as a tile of ``width`` (or as wide as the bar suggests), read as guesses (see
+    :func:`_believable`)."""
+    if not guesses:
+        return []
+    seen, p = view.seen, view.p
+    props = outline.propose(guesses, seen, p, width) + outline.from_bars(
+        guesses, [], seen.pip_px, p
+    )
+    return _readable([replace(q, measured=False, bar=None) for q in props], view, known=known)
+
+
+def _on_face(
+    points: npt.NDArray[np.float64], seen: ink.Ink, *, lit: bool = False
+) -> npt.NDArray[np.bool_]:
     """For each of ``points`` ``(N, 2)``, whether it may lie on a tile's face: where the table
-    is darker than the faces, whether the face image there is lit."""
+    is darker than the faces, whether the face image there is lit (``lit``: whether it is so,
+    False on a table as light as the faces)."""
     if seen.table >= seen.lit:
-        return np.ones(len(points), dtype=bool)
+        return np.full(len(points), not lit, dtype=bool)
     h, w = seen.face.shape
     xs = np.clip(np.rint(points[:, 0]), 0, w - 1).astype(np.intp)
     ys = np.clip(np.rint(points[:, 1]), 0, h - 1).astype(np.intp)
@@ -177,24 +230,28 @@ def _readable(
         if settled is not None:
             pair, agree, learned = settled
             read = replace(r, halves=pair, agree=agree, learned=learned)
-            if _believable(read, p):
+            if _believable(read, seen, p):
                 out.append(read)
     outlines = [r.proposal.corners().astype(np.float32) for r in [*known, *out]]
     return [replace(r, inline=arbitrate.inline_double(r, seen, p, outlines)) for r in out]
 
 
-def _believable(read: arbitrate.Read, p: StagedParams) -> bool:
+def _believable(read: arbitrate.Read, seen: ink.Ink, p: StagedParams) -> bool:
     """A double blank has no pips to confirm it: it needs a bar seen (a tile lying face down
     is a lone face too) and the learned half reader reading both halves blank at least
-    ``agree_p`` (a back, the table, a sheet of paper). A tile with a guessed outline needs pips
-    on both halves, read so by the learned half reader too (a blank half guessed beside a tile
-    on a light table is the table)."""
+    ``agree_p`` (a back, the table, a sheet of paper). A tile with a guessed outline needs
+    both halves read so by the learned half reader, and pips on both, or on one and a blank
+    half that is a lit face on a table darker than the faces (a blank half guessed beside a
+    tile on a light table is the table)."""
     blank = not any(h.pips for h in read.halves)
     if blank and (read.proposal.bar is None or read.agree < p.agree_p):
         return False
     if read.proposal.measured:
         return True
-    return all(h.pips for h in read.halves) and read.agree >= p.agree_p and not read.learned
+    if blank or read.agree < p.agree_p or read.learned:
+        return False
+    empty = [h.center for h in read.halves if not h.pips]
+    return not empty or bool(_on_face(np.array(empty, dtype=np.float64), seen, lit=True).all())
 
 
 def settle(

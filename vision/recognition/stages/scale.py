@@ -47,15 +47,21 @@ def measure(grey: U8, p: StagedParams) -> Scale | None:
     return found[0] if found else None
 
 
-def candidates(grey: U8, p: StagedParams) -> list[Scale]:
+def candidates(grey: U8, p: StagedParams, *, closer: bool = False) -> list[Scale]:
     """Scales to read ``grey`` at, likeliest first: the common sizes of round blobs (two or
     more of a size; the second only where it has at least half the first's support: the
     cells of a calibration marker are round enough and alike too); or else each size a lone
     pip could have (the largest round blobs) and the sizes the bars suggest, for a frame whose
-    tiles show one pip or none."""
-    blobs, seen_at = _round_blobs_seen(grey, p)
+    tiles show one pip or none. ``closer``: the blobs are looked for in a view twice as wide
+    from the start, twice as many common sizes are offered and the sizes lone faces suggest
+    too (a table's blotches can outnumber the pips of a tile or two, too small and blurred to
+    see in the first view)."""
+    blobs, seen_at = _round_blobs_seen(grey, p, 2 * p.scale_view_px if closer else None)
     sizes = blobs[:, 2][blobs[:, 2] >= p.min_pip_px]
-    common = _common_sizes(sizes, p)
+    common = _common_sizes(sizes, p, 2 * p.common_sizes if closer else p.common_sizes)
+    if closer:
+        faces = _face_sizes(grey, p, 2 * p.scale_view_px)
+        common += [f for f in faces if all(abs(f - c) > 0.15 * c for c in common)]
     if common:
         return [_scale(grey, c, p, blobs, seen_at) for c in common]
     guesses = sorted({round(float(v), 1) for v in sizes}, reverse=True)[: p.lone_pip_guesses]
@@ -87,12 +93,15 @@ def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
     return np.asarray(cv2.resize(grey, None, fx=s, fy=s, interpolation=interp)), s
 
 
-def _round_blobs_seen(grey: U8, p: StagedParams) -> tuple[npt.NDArray[np.float64], float]:
+def _round_blobs_seen(
+    grey: U8, p: StagedParams, side: int | None = None
+) -> tuple[npt.NDArray[np.float64], float]:
     """The round dark blobs (``(N, 3)`` ``x, y, diameter``, input pixels) seen in a view
-    ``scale_view_px`` wide, or twice that where the blobs found are too small or too few to
-    trust there (pips of small tiles in a large frame); and the scale of that view."""
+    ``side`` (default ``scale_view_px``) wide, or twice that where the blobs found are too
+    small or too few to trust there (pips of small tiles in a large frame); and the scale of
+    that view."""
     h, w = grey.shape
-    side = p.scale_view_px
+    side = side or p.scale_view_px
     while True:
         s = min(1.0, side / max(h, w))
         if max(h, w) < p.min_side_px:
@@ -130,12 +139,15 @@ def round_blobs(grey: U8) -> npt.NDArray[np.float64]:
     return np.array(found, dtype=np.float64).reshape(-1, 3)
 
 
-def _common_sizes(sizes: npt.NDArray[np.float64], p: StagedParams) -> list[float]:
-    """Up to two sizes shared by ``min_pips_for_scale`` or more blobs, best supported first."""
+def _common_sizes(
+    sizes: npt.NDArray[np.float64], p: StagedParams, most: int | None = None
+) -> list[float]:
+    """Up to ``most`` (default ``common_sizes``) sizes shared by ``min_pips_for_scale`` or
+    more blobs, best supported first."""
     out: list[float] = []
     logs = np.log(sizes)
     first = 0
-    while len(logs) >= p.min_pips_for_scale and len(out) < 2:
+    while len(logs) >= p.min_pips_for_scale and len(out) < (most or p.common_sizes):
         near = np.abs(logs[:, None] - logs[None, :]) < p.pip_size_tolerance
         support = near.sum(axis=1) + logs / 100.0  # ties go to the larger size
         members = near[int(np.argmax(support))]
@@ -145,6 +157,38 @@ def _common_sizes(sizes: npt.NDArray[np.float64], p: StagedParams) -> list[float
         first = first or count
         out.append(float(math.exp(float(np.median(logs[members])))))
         logs = logs[~members]
+    return out
+
+
+def _face_sizes(grey: U8, p: StagedParams, side: int) -> list[float]:
+    """Pip sizes the light faces shaped like one tile suggest (``lone_face_aspect``, filling
+    ``lone_face_fill`` of their rectangle, a pip ``pip_width_ratio`` of their width), seen
+    in a view ``side`` wide, largest face first, up to ``bar_guesses`` of them at least 15%
+    apart, each at least ``min_pip_px``. Light is a third of the way from the median to the
+    brightest or more (a small face, blurred, is lit less than the brightest; a table as light
+    as the faces shows no faces here)."""
+    h, w = grey.shape
+    s = min(1.0, side / max(h, w))
+    view = grey if s == 1.0 else np.asarray(cv2.resize(grey, None, fx=s, fy=s), dtype=np.uint8)
+    table = float(np.median(view))
+    light = (view > table + (float(cv2.blur(view, (3, 3)).max()) - table) / 3).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(light)
+    vh, vw = view.shape
+    out: list[float] = []
+    for i in sorted(range(1, n), key=lambda k: -int(stats[k][4])):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if len(out) >= p.bar_guesses:
+            break
+        if x == 0 or y == 0 or x + bw == vw or y + bh == vh:
+            continue  # cut by the frame's edge: the table, or a tile not wholly in view
+        ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
+        _, (rw, rh), _ = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
+        short, long = min(rw, rh), max(rw, rh)
+        pip = short * p.pip_width_ratio / s
+        fits = p.lone_face_aspect[0] * short <= long <= p.lone_face_aspect[1] * short
+        apart = all(abs(pip - q) > 0.15 * q for q in out)
+        if fits and apart and area >= p.lone_face_fill * rw * rh and pip >= p.min_pip_px:
+            out.append(pip)
     return out
 
 
