@@ -492,6 +492,27 @@ def test_guesses_along_a_chain_of_faces_fall_on_its_bars() -> None:
     assert bars.along_chains(replace(seen, table=200.0), p, width=30.0) == []
 
 
+def test_a_tile_where_a_line_of_faces_turns_gets_its_bar_guessed() -> None:
+    # two tiles 30 wide end to end along x 20-140 (y 100-130), and a tile standing at the
+    # right end, x 140-170, y 100-160: its bar runs along the line at y 130, half a width in
+    # from the chain's end
+    face = np.full((300, 300), 40, np.uint8)
+    face[100:130, 20:140] = 200
+    face[100:160, 140:170] = 200
+    blank = np.zeros_like(face)
+    seen = ink.Ink(face, blank, blank, blank, 20.0, 20.0, 5.0, 120.0, 40.0)
+    guessed = bars.along_chains(seen, replace(P, line_shifts=(0.0,)), width=30.0)
+    assert any(
+        abs(b.center[0] - 155) < 2 and abs(b.center[1] - 130) < 2 and abs(b.direction[0]) > 0.99
+        for b in guessed
+    )
+    # a lone tile measured a pixel short of two widths still gets its bar
+    lone = np.full((300, 300), 40, np.uint8)
+    lone[100:130, 100:159] = 200
+    alone = bars.along_chains(replace(seen, face=lone), replace(P, line_shifts=(0.0,)), width=30.0)
+    assert [b.center for b in alone] == [pytest.approx((129.0, 114.5), abs=1.0)]
+
+
 def test_guessed_bars_go_on_from_a_tiles_ends_and_a_doubles_sides() -> None:
     # a horizontal tile 20 wide centred at (100, 50), its ends 20 from the centre
     prop = outline.Proposal((100.0, 50.0), (0.0, 1.0), (1.0, 0.0), 20.0, (20.0, 20.0))
@@ -572,3 +593,16 @@ def test_a_guessed_tile_with_a_blank_half_needs_that_half_on_a_lit_face() -> Non
     assert not pipeline._believable(replace(guess, agree=0.3), _faces(0, 300), P)
     blank = replace(guess, halves=(guess.halves[0], replace(guess.halves[1], pips=0)))
     assert not pipeline._believable(blank, _faces(0, 300), P)
+
+
+def test_a_guessed_tile_takes_the_learned_readers_counts_only_where_they_are_more() -> None:
+    # the grid missed pips (blurred corner pips fall between its positions): a count the
+    # learned half reader raised is believed; one it lowered, or made up, is not
+    guess = _read(40.0, (3, 5))
+    guess = replace(guess, proposal=replace(guess.proposal, measured=False), agree=0.95)
+    learned = replace(guess, learned=True)
+    assert pipeline._believable(learned, _faces(0, 300), P, more_seen=True)
+    assert not pipeline._believable(learned, _faces(0, 300), P)
+    # a tile whose outline was measured stands on its reading (reported unsure elsewhere)
+    measured = replace(learned, proposal=replace(learned.proposal, measured=True))
+    assert pipeline._believable(measured, _faces(0, 300), P)

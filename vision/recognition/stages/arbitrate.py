@@ -73,6 +73,7 @@ def keep(reads: list[Read], p: StagedParams) -> list[Read]:
         (1.0 + p.tile_conf_weight * r.confidence + p.tile_pip_weight * r.pips)
         * (p.doubt_weight + (1.0 - p.doubt_weight) * r.agree)
         * (p.inline_double_weight if r.inline else 1.0)
+        * (p.learned_guess_weight if r.learned and not r.proposal.measured else 1.0)
         for r in reads
     ]
     out: list[Read] = []

@@ -240,7 +240,8 @@ def along_chains(
     touching end to end, blurred, their bars too faint to find and their faces one piece.
     Every half ``width`` from either end of the chain (and ``line_shifts`` of a width either
     way: an end is measured a little off), a bar across the chain where it is about a width
-    across (a tile laid along it), along it where it is about two (a double laid across it).
+    across (a tile laid along it, its bar a width or more from the ends), along it where it
+    is about two (a double laid across it, or a tile where the line turns).
     ``width``: the scene's tile width, else ``chain_width_share`` of the chain's commonest
     thickness (a blurred face looks wider than it is); ``held``: a mask of the faces the tiles
     read explain, left out. Reading decides which guesses are tiles."""
@@ -311,7 +312,7 @@ class _Chain:
         if len(body) == 0:
             return []
         start, stop = int(body[0]), int(body[-1]) + 1
-        halves = range(2, int((stop - start) / (w / 2)) - 1)
+        halves = range(1, round((stop - start) / (w / 2)))
         steps: list[float] = []
         for s in sorted(
             end + sign * k * w / 2 + shift * w
@@ -327,7 +328,8 @@ class _Chain:
             k = int(np.clip(round(s), 0, len(self.extent) - 1))
             c = self.origin + a * (s + self.first) + b * self.mid[k]
             centre = (float(c[0]), float(c[1]))
-            if 0.7 * w <= self.extent[k] <= 1.4 * w:  # a tile along the chain: its bar across
+            end = min(s - start, stop - s) < 0.75 * w  # half a width in: a double's bar only
+            if not end and 0.7 * w <= self.extent[k] <= 1.4 * w:  # a tile along: bar across
                 out.append(Bar(centre, (float(b[0]), float(b[1])), p.bar_width_share * w))
             elif 1.6 * w <= self.extent[k] <= 2.5 * w:  # a double across it: its bar along
                 out.append(Bar(centre, (float(a[0]), float(a[1])), p.bar_width_share * w))

@@ -151,6 +151,10 @@ class StagedParams:
     #: ... and times this for a double with a tile's face beyond both ends (a seam in a line
     #: reads as one).
     inline_double_weight: float = 0.8
+    #: ... and times this for a tile guessed (its outline not measured) with a count the
+    #: learned half reader's, not the grid's (a guess across a seam reads so, each half cut
+    #: short there).
+    learned_guess_weight: float = 0.6
     #: Search steps the arbitration spends on one group of clashing tiles at most.
     arbitration_budget: int = 1000
     #: ... and to read a group again without one kept tile (the contest below).

@@ -230,25 +230,30 @@ def _readable(
         if settled is not None:
             pair, agree, learned = settled
             read = replace(r, halves=pair, agree=agree, learned=learned)
-            if _believable(read, seen, p):
+            more = all((b.pips or 0) >= (a.pips or 0) for a, b in zip(r.halves, pair, strict=True))
+            if _believable(read, seen, p, more_seen=more):
                 out.append(read)
     outlines = [r.proposal.corners().astype(np.float32) for r in [*known, *out]]
     return [replace(r, inline=arbitrate.inline_double(r, seen, p, outlines)) for r in out]
 
 
-def _believable(read: arbitrate.Read, seen: ink.Ink, p: StagedParams) -> bool:
+def _believable(
+    read: arbitrate.Read, seen: ink.Ink, p: StagedParams, *, more_seen: bool = False
+) -> bool:
     """A double blank has no pips to confirm it: it needs a bar seen (a tile lying face down
     is a lone face too) and the learned half reader reading both halves blank at least
     ``agree_p`` (a back, the table, a sheet of paper). A tile with a guessed outline needs
-    both halves read so by the learned half reader, and pips on both, or on one and a blank
-    half that is a lit face on a table darker than the faces (a blank half guessed beside a
-    tile on a light table is the table)."""
+    both halves read so by the learned half reader (or its counts taken where
+    ``more_seen``: it read more pips than the grid, whose positions a blurred half's weaker
+    corner pips can fall between; a pip is missed far more often than made up), and pips on
+    both, or on one and a blank half that is a lit face on a table darker than the faces (a
+    blank half guessed beside a tile on a light table is the table)."""
     blank = not any(h.pips for h in read.halves)
     if blank and (read.proposal.bar is None or read.agree < p.agree_p):
         return False
     if read.proposal.measured:
         return True
-    if blank or read.agree < p.agree_p or read.learned:
+    if blank or read.agree < p.agree_p or (read.learned and not more_seen):
         return False
     empty = [h.center for h in read.halves if not h.pips]
     return not empty or bool(_on_face(np.array(empty, dtype=np.float64), seen, lit=True).all())
