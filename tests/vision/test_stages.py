@@ -489,6 +489,11 @@ def test_guesses_along_a_chain_of_faces_fall_on_its_bars() -> None:
     held = np.zeros_like(face)
     held[:, :150] = 1
     assert all(b.center[0] > 150 for b in bars.along_chains(seen, p, width=30.0, held=held))
+    # a chain that tiles read explain all but a tile's area of is not looked at
+    mostly = np.zeros_like(face)
+    mostly[:, :230] = 1
+    assert bars.along_chains(seen, p, width=30.0, explained=mostly) == []
+    assert bars.along_chains(seen, p, width=30.0, explained=held) == guessed
     assert bars.along_chains(replace(seen, table=200.0), p, width=30.0) == []
 
 

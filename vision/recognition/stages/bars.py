@@ -235,6 +235,7 @@ def along_chains(
     *,
     width: float | None = None,
     held: npt.NDArray[np.uint8] | None = None,
+    explained: npt.NDArray[np.uint8] | None = None,
 ) -> list[Bar]:
     """Bars guessed along each chain of lit faces on a table darker than the faces: tiles
     touching end to end, blurred, their bars too faint to find and their faces one piece.
@@ -244,7 +245,9 @@ def along_chains(
     is about two (a double laid across it, or a tile where the line turns).
     ``width``: the scene's tile width, else ``chain_width_share`` of the chain's commonest
     thickness (a blurred face looks wider than it is); ``held``: a mask of the faces the tiles
-    read explain, left out. Reading decides which guesses are tiles."""
+    read explain, left out; ``explained``: a wider mask of them, where a chain must show
+    ``chain_min_tiles`` tiles' area outside it to be looked at (a double read stands on its
+    own faces). Reading decides which guesses are tiles."""
     if ink.table >= ink.lit:
         return []
     d = ink.pip_px
@@ -256,9 +259,13 @@ def along_chains(
     out: list[Bar] = []
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
-        if area < p.chain_min_tiles * 2 * lo * lo:
+        least = p.chain_min_tiles * 2 * (width or lo) ** 2
+        piece = labels[y : y + h, x : x + w] == i
+        if explained is not None:
+            area = int(np.count_nonzero(piece & (explained[y : y + h, x : x + w] == 0)))
+        if area < least:
             continue
-        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
+        ys, xs = np.nonzero(piece)
         pts = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
         box = ink.face[max(0, y - 2) : y + h + 2, max(0, x - 2) : x + w + 2].astype(np.float32)
         chain = _Chain(pts, _square_angle(box))

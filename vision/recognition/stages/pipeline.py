@@ -163,17 +163,22 @@ def _along_chains(
 ) -> list[arbitrate.Read]:
     """The tiles read round bars guessed along the chains of lit faces (see
     :func:`~.bars.along_chains`) that no tile of ``kept`` explains, at the width of the tiles
-    kept. A double kept may be a seam: the faces it holds are looked at too. None is read
-    across a tile kept round a bar seen that is no double (a tile beside it, read across the
-    seam, has a bar that shows: the lines of a board game need not match)."""
+    kept. A double kept may be a seam: the faces it holds are looked at too, and a double
+    with faces beyond both ends does not explain its own. None is kept across a tile kept
+    round a bar seen that is no double: such a tile is firm (where neighbouring halves need
+    not match, as on a board game's grid, a guess across a seam reads as a tile too)."""
     held = np.zeros(view.seen.face.shape, dtype=np.uint8)
-    firm = [r for r in kept if not _double(r)]
-    for r in firm:
-        cv2.fillConvexPoly(held, np.rint(r.proposal.corners()).astype(np.int32), 1)
+    explained = held.copy()
+    for r in kept:
+        corners = np.rint(r.proposal.corners()).astype(np.int32)
+        if not _double(r):
+            cv2.fillConvexPoly(held, corners, 1)
+        if not r.inline:
+            cv2.fillConvexPoly(explained, corners, 1)
     width = float(np.median([r.proposal.width for r in kept])) if kept else None
-    guesses = bars.along_chains(view.seen, view.p, width=width, held=held)
+    guesses = bars.along_chains(view.seen, view.p, width=width, held=held, explained=explained)
     reads = _guessed(guesses, view, width, readable)
-    firm = [r for r in firm if r.proposal.bar is not None]
+    firm = [r for r in kept if r.proposal.bar is not None and not _double(r)]
     clash = arbitrate.clashing(reads, firm, view.p)
     return [r for r, c in zip(reads, clash, strict=True) if not c]
 

@@ -174,13 +174,15 @@ def _face_sizes(grey: U8, p: StagedParams, side: int) -> list[float]:
     light = (view > table + (float(cv2.blur(view, (3, 3)).max()) - table) / 3).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(light)
     vh, vw = view.shape
+    narrowest = p.min_pip_px / p.pip_width_ratio * s  # a face's least width in the view
+    least = p.lone_face_fill * p.lone_face_aspect[0] * narrowest**2  # and its least area
     out: list[float] = []
     for i in sorted(range(1, n), key=lambda k: -int(stats[k][4])):
         x, y, bw, bh, area = (int(v) for v in stats[i])
-        if len(out) >= p.bar_guesses:
-            break
-        if x == 0 or y == 0 or x + bw == vw or y + bh == vh:
-            continue  # cut by the frame's edge: the table, or a tile not wholly in view
+        if len(out) >= p.bar_guesses or area < least:
+            break  # largest first: the rest are smaller still
+        if x == 0 or y == 0 or x + bw == vw or y + bh == vh or min(bw, bh) < narrowest:
+            continue  # cut by the frame's edge (the table, or a tile not wholly in view)
         ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
         _, (rw, rh), _ = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
         short, long = min(rw, rh), max(rw, rh)
