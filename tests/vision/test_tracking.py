@@ -612,6 +612,36 @@ def test_one_read_per_settle_when_asked() -> None:
     assert watcher.recognitions == 2
 
 
+def test_the_mean_of_the_last_still_frames_is_read() -> None:
+    # a still scene whose frames differ by noise: each reading is of the mean of the last
+    # (here four) still frames, and motion starts the mean afresh
+    seen: list[np.ndarray] = []
+
+    def recognise(image: np.ndarray) -> SceneReading:
+        seen.append(image.copy())
+        return _reading()
+
+    watcher = SceneWatcher(recognise, SceneTracker(_geometry()), max_reads=1, average=4)
+    rng = np.random.default_rng(3)
+    frames: list[np.ndarray] = []
+    read_at = []
+    for k in range(10):
+        frames.append(np.clip(100 + rng.normal(0, 2, (60, 80, 3)), 0, 255).astype(np.uint8))
+        watcher.feed(Frame(frames[-1], k / 10, k))
+        read_at += [k] * (len(seen) - len(read_at))
+    assert len(seen) == 1
+    window = np.stack(frames[read_at[0] - 3 : read_at[0] + 1]).astype(np.float64)
+    assert np.abs(seen[0] - window.mean(axis=0)).max() <= 0.5 + 1e-9
+    assert seen[0].std() < np.stack(frames).std() / 1.5  # the noise shrank
+    # after motion, the frames before it are not in the mean
+    watcher = SceneWatcher(recognise, SceneTracker(_geometry()), max_reads=1)
+    levels = [50] * 10 + [50, 250] * 5 + [200] * 10
+    for k, level in enumerate(levels):
+        watcher.feed(Frame(np.full((60, 80, 3), level, np.uint8), k / 10, k))
+    assert [int(seen[-2].mean()), int(seen[-1].mean())] == [50, 200]
+    assert seen[-1].min() == 200
+
+
 def test_only_the_tile_laid_last_can_be_taken_back() -> None:
     tr = SceneTracker(_geometry())
     tr.settled(1.0, _reading(DOUBLE))

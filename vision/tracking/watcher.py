@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -47,6 +48,11 @@ class SceneWatcher:
     never sees the readings it was not given. Each extra reading costs a recognition: on a clean
     fixture one or two per hand, on one the recogniser often misreads up to ``max_reads`` times
     as many.
+
+    What is read is the mean of the last ``average`` still frames, not the last frame alone:
+    a still scene's frames differ by sensor and compression noise only, which the mean of
+    ``n`` shrinks by the root of ``n``, so a small blurred tile that one frame shows and the
+    next does not reads alike from one settled scene to the next.
     """
 
     recognize: Recognizer
@@ -63,6 +69,9 @@ class SceneWatcher:
     _pending_t: float = 0.0
     _reads: int = 0  # frames of the settled scene read so far (a failed read counts)
     recognitions: int = 0
+    #: still frames averaged into the one read (1: the frame alone)
+    average: int = 2
+    _still: list[Image] = field(default_factory=list)  # the last ``average`` still frames
 
     def feed(self, frame: Frame) -> list[SceneEvent]:
         if frame.luma is not None:  # the brightness alone, the frame not converted to BGR
@@ -79,8 +88,12 @@ class SceneWatcher:
         update = self.settle.update(frame.t_seconds, score)
         if score > self.settle.params.threshold:
             self._anchor = None
-        elif self._anchor is None:
-            self._anchor = thumb
+            self._still = []
+        else:
+            if self._anchor is None:
+                self._anchor = thumb
+            same = [f for f in self._still if f.shape == frame.image.shape]
+            self._still = [*same, frame.image][-self.average :]
         events: list[SceneEvent] = []
         t = frame.t_seconds
         if self._reads and update.state is not SettleState.SETTLED:
@@ -98,7 +111,7 @@ class SceneWatcher:
                 self._pending_t = t
             self._reads += 1
             try:
-                reading = self.recognize(frame.image)
+                reading = self.recognize(mean_frame(self._still or [frame.image]))
             except VisionError as exc:
                 if update.settled:
                     events.append(Unsure(t, f"settled frame could not be read: {exc}"))
@@ -123,6 +136,16 @@ class SceneWatcher:
             return self.tracker.settled(self._pending_t, readings[0])
         best = min(readings, key=lambda r: reading_doubts(self.tracker, r))
         return self.tracker.settled(self._pending_t, best)
+
+
+def mean_frame(frames: Sequence[Image]) -> Image:
+    """The mean of ``frames`` (same shape, uint8), rounded; one frame is returned as it is."""
+    if len(frames) == 1:
+        return frames[0]
+    total = cv2.add(frames[0], frames[1], dtype=cv2.CV_16U)
+    for f in frames[2:]:
+        cv2.add(total, f, dst=total, dtype=cv2.CV_16U)
+    return np.asarray(cv2.convertScaleAbs(total, alpha=1.0 / len(frames)), dtype=np.uint8)
 
 
 def reading_doubts(tracker: SceneTracker, reading: SceneReading) -> tuple[int, int, int]:
