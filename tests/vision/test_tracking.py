@@ -640,6 +640,12 @@ def test_the_mean_of_the_last_still_frames_is_read() -> None:
         watcher.feed(Frame(np.full((60, 80, 3), level, np.uint8), k / 10, k))
     assert [int(seen[-2].mean()), int(seen[-1].mean())] == [50, 200]
     assert seen[-1].min() == 200
+    # no mean asked for: the frame alone is read, and no frame is kept beyond it
+    watcher = SceneWatcher(recognise, SceneTracker(_geometry()), max_reads=1, average=0)
+    for k in range(10):
+        watcher.feed(Frame(frames[k], k / 10, k))
+        assert len(watcher._still) <= 1
+    assert any(np.array_equal(seen[-1], f) for f in frames)
 
 
 def test_only_the_tile_laid_last_can_be_taken_back() -> None:

@@ -69,7 +69,7 @@ class SceneWatcher:
     _pending_t: float = 0.0
     _reads: int = 0  # frames of the settled scene read so far (a failed read counts)
     recognitions: int = 0
-    #: still frames averaged into the one read (1: the frame alone)
+    #: still frames averaged into the one read (1 or less: the frame alone)
     average: int = 2
     _still: list[Image] = field(default_factory=list)  # the last ``average`` still frames
 
@@ -93,7 +93,7 @@ class SceneWatcher:
             if self._anchor is None:
                 self._anchor = thumb
             same = [f for f in self._still if f.shape == frame.image.shape]
-            self._still = [*same, frame.image][-self.average :]
+            self._still = [*same, frame.image][-max(1, self.average) :]
         events: list[SceneEvent] = []
         t = frame.t_seconds
         if self._reads and update.state is not SettleState.SETTLED:
