@@ -308,8 +308,10 @@ class _Chain:
         np.maximum.at(top, bins, s)
         np.minimum.at(bottom, bins, s)
         filled = np.isfinite(top)
-        self.extent = np.where(filled, top - bottom + 1, 0.0)
-        self.mid = np.where(filled, (top + np.where(filled, bottom, 0.0)) / 2, 0.0)
+        self.extent = np.zeros(len(top))  # 0 and 0 where no pixel of the chain lies
+        self.mid = np.zeros(len(top))
+        self.extent[filled] = top[filled] - bottom[filled] + 1
+        self.mid[filled] = (top[filled] + bottom[filled]) / 2
 
     def thickness(self) -> float:
         return float(np.median(self.extent[self.extent > 0]))
@@ -336,8 +338,9 @@ class _Chain:
             c = self.origin + a * (s + self.first) + b * self.mid[k]
             centre = (float(c[0]), float(c[1]))
             end = min(s - start, stop - s) < 0.75 * w  # half a width in: a double's bar only
-            if not end and 0.7 * w <= self.extent[k] <= 1.4 * w:  # a tile along: bar across
+            across = self.extent[k] / w
+            if not end and p.chain_one_wide[0] <= across <= p.chain_one_wide[1]:
                 out.append(Bar(centre, (float(b[0]), float(b[1])), p.bar_width_share * w))
-            elif 1.6 * w <= self.extent[k] <= 2.5 * w:  # a double across it: its bar along
+            elif p.chain_two_wide[0] <= across <= p.chain_two_wide[1]:
                 out.append(Bar(centre, (float(a[0]), float(a[1])), p.bar_width_share * w))
         return out

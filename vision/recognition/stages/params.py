@@ -82,6 +82,10 @@ class StagedParams:
     #: ... its tiles as wide as this share of its commonest thickness, until tiles were read
     #: (a blurred face looks wider than it is).
     chain_width_share: float = 0.85
+    #: ... a bar guessed across it where it is this many widths across (a tile laid along
+    #: it), along it where it is this many (a double laid across it, a tile where it turns).
+    chain_one_wide: tuple[float, float] = (0.7, 1.4)
+    chain_two_wide: tuple[float, float] = (1.6, 2.5)
     #: Collinear pieces this close across (in ``d``) are one bar.
     bar_merge_d: float = 0.6
     #: The tile width expected from the pip size alone: ``d / pip_width_ratio``.
