@@ -256,15 +256,17 @@ def along_chains(
     if held is not None:
         lit[held > 0] = 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(lit, connectivity=8)
+    least = p.chain_min_tiles * 2 * (width or lo) ** 2
     out: list[Bar] = []
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
-        least = p.chain_min_tiles * 2 * (width or lo) ** 2
+        if area < least:  # most pieces, specks of a lit table's texture, stop here
+            continue
         piece = labels[y : y + h, x : x + w] == i
         if explained is not None:
             area = int(np.count_nonzero(piece & (explained[y : y + h, x : x + w] == 0)))
-        if area < least:
-            continue
+            if area < least:
+                continue
         ys, xs = np.nonzero(piece)
         pts = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
         box = ink.face[max(0, y - 2) : y + h + 2, max(0, x - 2) : x + w + 2].astype(np.float32)
