@@ -99,7 +99,7 @@ def _read_at(
     if len(kept) >= p.min_tiles_for_width:
         # every tile of a set is alike: look again round each bar no tile read explains, at
         # the scene's width
-        width = float(np.median([r.proposal.width for r in kept]))
+        width = _scene_width(kept)
         at = np.array([b.center for b in found_bars]).reshape(-1, 2)
         held = outline.inside(at, [r.proposal.corners() for r in kept])
         unread = [b for b, h in zip(found_bars, held, strict=True) if not h]
@@ -132,7 +132,7 @@ def _follow_lines(
     faces."""
     seen, p = view.seen, view.p
     n_read = len(readable)
-    width = float(np.median([r.proposal.width for r in kept]))
+    width = _scene_width(kept)
     outlines = [r.proposal.corners() for r in kept if not _double(r)]
     seeds = readable
     for _ in range(p.line_rounds):
@@ -150,6 +150,11 @@ def _follow_lines(
             break
         readable = readable + seeds
     return arbitrate.keep(readable, p) if len(readable) > n_read else kept
+
+
+def _scene_width(kept: list[arbitrate.Read]) -> float:
+    """The median width of the tiles ``kept`` (every tile of a set is alike)."""
+    return float(np.median([r.proposal.width for r in kept]))
 
 
 def _double(read: arbitrate.Read) -> bool:
@@ -175,7 +180,7 @@ def _along_chains(
             cv2.fillConvexPoly(held, corners, 1)
         if not r.inline:
             cv2.fillConvexPoly(explained, corners, 1)
-    width = float(np.median([r.proposal.width for r in kept])) if kept else None
+    width = _scene_width(kept) if kept else None
     guesses = bars.along_chains(view.seen, view.p, width=width, held=held, explained=explained)
     reads = _guessed(guesses, view, width, readable)
     firm = [r for r in kept if r.proposal.bar is not None and not _double(r)]
