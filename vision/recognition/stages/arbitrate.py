@@ -48,9 +48,10 @@ class Read:
         return min(h.confidence for h in self.halves)
 
 
-def keep(reads: list[Read], p: StagedParams) -> list[Read]:
+def keep(reads: list[Read], p: StagedParams, *, contest: bool = True) -> list[Read]:
     """The non-clashing subset of ``reads`` that explains the most tiles and pips, then the
-    surest (weights in :class:`StagedParams`), each marked ``contested`` where that holds.
+    surest (weights in :class:`StagedParams`), each marked ``contested`` where that holds
+    (only where ``contest``: a choice made on the way to the last needs no marks).
     Solved exactly for each group of clashing reads (a seam read as a bar proposes a tile
     across two neighbours: a line of touching tiles is a chain of such clashes, which only a
     choice over the whole chain reads right); a group too large for ``arbitration_budget``
@@ -79,6 +80,9 @@ def keep(reads: list[Read], p: StagedParams) -> list[Read]:
     out: list[Read] = []
     for group in _groups(near):
         chosen = _best_set(group, near, weight, p.arbitration_budget)
+        if not contest:
+            out += [reads[i] for i in chosen]
+            continue
         total = sum(weight[i] for i in chosen)
         for i in chosen:
             # the best reading of the group without this tile (nor other outlines of it)

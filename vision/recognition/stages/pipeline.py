@@ -95,7 +95,7 @@ def _read_at(
     proposals += outline.propose(bars.lone_faces(seen, p), seen, p, guessed=True)
     view = _View(work, seen, p, max_pips)
     readable = _readable(proposals, view)
-    kept = arbitrate.keep(readable, p)
+    kept = arbitrate.keep(readable, p, contest=False)
     if len(kept) >= p.min_tiles_for_width:
         # every tile of a set is alike: look again round each bar no tile read explains, at
         # the scene's width
@@ -105,13 +105,14 @@ def _read_at(
         unread = [b for b, h in zip(found_bars, held, strict=True) if not h]
         again = outline.propose(unread, seen, p, width)
         readable += _readable(again, view, known=readable)
-        kept = arbitrate.keep(readable, p)
+        kept = arbitrate.keep(readable, p, contest=False)
     chained = _along_chains(kept, readable, view)
     if chained:
         readable += chained
-        kept = arbitrate.keep(readable, p)
+        kept = arbitrate.keep(readable, p, contest=False)
     if kept:
-        kept = _follow_lines(kept, readable, view)
+        readable += _follow_lines(kept, readable, view)
+    kept = arbitrate.keep(readable, p)
     loose = arbitrate.unexplained_pips(kept, seen, p)
     return tuple(_tile(r, f, doubted=_doubted(r, seen, loose, p)) for r in kept)
 
@@ -119,19 +120,18 @@ def _read_at(
 def _follow_lines(
     kept: list[arbitrate.Read], readable: list[arbitrate.Read], view: _View
 ) -> list[arbitrate.Read]:
-    """``kept`` (chosen from ``readable``) arbitrated again with the tiles read where the
-    lines of the tiles read go on (:func:`~.outline.beyond`; ``line_rounds`` rounds, each from
-    the tiles the last one read). Between two halves full of pips, blurred, a bar may not
-    show, nor the outline round a bar guessed there (the pips' columns cross it like seams):
-    each guess is read both measured round its bar and as a tile of the scene's width
-    centred on it. Such a tile is a guess: it needs pips on both halves that the learned half
-    reader reads so. Every tile read that the learned half reader reads so seeds guesses, not
-    only those kept: where one bar of a line does not show, its seams read as a line of tiles
-    shifted by a half, kept until the tile whose bar is missing is read beyond a neighbour
-    that was not kept. No guess is made inside a tile kept, nor on a table darker than the
-    faces."""
+    """The tiles read where the lines of the tiles read (``readable``, of which ``kept`` were
+    chosen) go on (:func:`~.outline.beyond`; ``line_rounds`` rounds, each from the tiles the
+    last one read). Between two halves full of pips, blurred, a bar may not show, nor the
+    outline round a bar guessed there (the pips' columns cross it like seams): each guess is
+    read both measured round its bar and as a tile of the scene's width centred on it. Such a
+    tile is a guess: it needs pips on both halves that the learned half reader reads so. Every
+    tile read that the learned half reader reads so seeds guesses, not only those kept: where
+    one bar of a line does not show, its seams read as a line of tiles shifted by a half, kept
+    until the tile whose bar is missing is read beyond a neighbour that was not kept. No guess
+    is made inside a tile kept, nor on a table darker than the faces."""
     seen, p = view.seen, view.p
-    n_read = len(readable)
+    found: list[arbitrate.Read] = []
     width = _scene_width(kept)
     outlines = [r.proposal.corners() for r in kept if not _double(r)]
     seeds = readable
@@ -145,11 +145,11 @@ def _follow_lines(
         at = np.array([b.center for b in bars_guessed]).reshape(-1, 2)
         free = ~outline.inside(at, outlines) & _on_face(at, seen)
         guesses = [b for b, ok in zip(bars_guessed, free, strict=True) if ok]
-        seeds = _guessed(guesses, view, width, readable)
+        seeds = _guessed(guesses, view, width, [*readable, *found])
         if not seeds:
             break
-        readable = readable + seeds
-    return arbitrate.keep(readable, p) if len(readable) > n_read else kept
+        found += seeds
+    return found
 
 
 def _scene_width(kept: list[arbitrate.Read]) -> float:
