@@ -352,16 +352,18 @@ def test_a_tile_with_a_count_of_the_learned_reader_is_read_unsure(
 ) -> None:
     image = _single(2, 5, 50)
     assert [(sorted(t.pips), t.sure) for t in identify(image).tiles] == [([2, 5], True)]
-    grid = halves.read
+    grid = halves.read_all
 
-    def misread_fives(*args: object, **kwargs: object) -> tuple[halves.Half, halves.Half]:
-        pair = grid(*args, **kwargs)  # type: ignore[arg-type]
-        return (
-            (replace(pair[0], pips=1) if pair[0].pips == 5 else pair[0]),
-            (replace(pair[1], pips=1) if pair[1].pips == 5 else pair[1]),
-        )
+    def misread_fives(*args: object, **kwargs: object) -> list[tuple[halves.Half, halves.Half]]:
+        return [
+            (
+                (replace(pair[0], pips=1) if pair[0].pips == 5 else pair[0]),
+                (replace(pair[1], pips=1) if pair[1].pips == 5 else pair[1]),
+            )
+            for pair in grid(*args, **kwargs)  # type: ignore[arg-type]
+        ]
 
-    monkeypatch.setattr(halves, "read", misread_fives)
+    monkeypatch.setattr(halves, "read_all", misread_fives)
     assert [(sorted(t.pips), t.sure) for t in identify(image).tiles] == [([2, 5], False)]
 
 
@@ -568,6 +570,36 @@ def test_outline_steps_measured_together_are_those_measured_alone() -> None:
     ]
     assert together.tolist() == alone
     assert np.all((together >= t0 - 1e-6) & (together <= t1 + 1e-6))
+
+
+def test_halves_read_together_are_those_read_alone() -> None:
+    # every proposal of a rendered scene, at three widths (so the pip's core is averaged over
+    # squares of different sizes) and enough of them to be resampled in several chunks
+    grey = scale.darkest_channel(render_scene(3, n_tiles=12, max_pips=6).image)
+    found = scale.measure(grey, P)
+    assert found is not None and found.factor == 1.0
+    seen = ink.find(grey, found.pip_px, P, found.blobs)
+    props = outline.propose(bars.find(seen, P), seen, P)
+    props = [replace(q, width=q.width * k) for k in (0.6, 1.0, 1.4) for q in props] * 4
+    assert 2 * len(props) > 512
+    together = halves.read_all(props, seen, P)
+    assert together == [halves.read(q, seen, P) for q in props]
+    assert any(h.pips for pair in together for h in pair)
+
+
+def test_a_half_is_resampled_as_an_affine_warp_of_its_square() -> None:
+    rng = np.random.default_rng(5)
+    image = np.asarray(cv2.GaussianBlur(rng.integers(0, 256, (90, 120), np.uint8), (0, 0), 1.5))
+    s = 32
+    for _ in range(5):
+        origin = rng.uniform(-10, 100, 2)
+        along = rng.normal(0, 1, 2)
+        across = np.array([-along[1], along[0]]) * rng.uniform(0.5, 1.5)
+        got = halves._resampled(image, [(origin, along, across)], s)[0]
+        src = np.array([origin, origin + s * along, origin + s * (along + across)], np.float32)
+        dst = np.array([[0, 0], [s, 0], [s, s]], np.float32)
+        warp = cv2.warpAffine(image, cv2.getAffineTransform(src, dst), (s, s))
+        assert np.abs(got.astype(int) - warp).max() <= 1
 
 
 def test_a_double_blank_needs_its_bar_and_the_learned_readers_word() -> None:

@@ -13,6 +13,7 @@ blobs, reads pips merged by blur or pips touching the bar.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -44,45 +45,113 @@ def _masks(max_pips: int) -> tuple[int, ...]:
 
 def read(prop: Proposal, ink: Ink, p: StagedParams, max_pips: int = 6) -> tuple[Half, Half]:
     """The two halves of ``prop``: first along ``+axis``, then ``-axis``."""
-    return (_read_half(prop, 1.0, ink, p, max_pips), _read_half(prop, -1.0, ink, p, max_pips))
+    return read_all([prop], ink, p, max_pips)[0]
 
 
-def _read_half(prop: Proposal, sign: float, ink: Ink, p: StagedParams, max_pips: int) -> Half:
+def read_all(
+    props: list[Proposal], ink: Ink, p: StagedParams, max_pips: int = 6
+) -> list[tuple[Half, Half]]:
+    """The two halves of each of ``props`` (see :func:`read`), resampled and read together."""
+    if not props:
+        return []
     s = p.half_px
-    c, u, n, w = np.array(prop.center), np.array(prop.across), np.array(prop.axis), prop.width
-    length = w + p.end_trust * ((prop.ends[0] if sign > 0 else prop.ends[1]) - w)
-    src = np.array(
-        [c - u * w / 2, c - u * w / 2 + sign * n * length, c + u * w / 2 + sign * n * length],
-        dtype=np.float32,
-    )
-    dst = np.array([[0, 0], [s, 0], [s, s]], dtype=np.float32)
-    m = cv2.getAffineTransform(src, dst)
-    contrast = np.asarray(cv2.warpAffine(ink.contrast, m, (s, s), flags=cv2.INTER_LINEAR))
-    face = np.asarray(cv2.warpAffine(ink.face, m, (s, s), flags=cv2.INTER_LINEAR), dtype=np.uint8)
-    centre = c + sign * n * length / 2
-    where = (float(centre[0]), float(centre[1]))
-    if not _face_whole(face, ink.lit, p):
-        return Half(None, 0.0, where)
-    pip = ink.pip_px * s / w
-    r = max(1, round(p.pip_core * pip))
-    core = np.asarray(
-        cv2.blur(contrast.astype(np.float32), (2 * r + 1, 2 * r + 1)), dtype=np.float32
-    )
-    t = ink.pip_threshold
-    peak = float(_grid(core, 0.5 * s, 0.5 * s, p.blank_spacing * s).max())
-    if peak < p.blank_share * t:
-        return Half(0, float(np.clip(1 - peak / (p.blank_share * t), 0, 1)), where)
+    frames, centres, pips = [], [], []
+    for prop in props:
+        c, u, n, w = np.array(prop.center), np.array(prop.across), np.array(prop.axis), prop.width
+        for sign, end in ((1.0, prop.ends[0]), (-1.0, prop.ends[1])):
+            length = w + p.end_trust * (end - w)
+            # patch pixel (x, y) samples the image at ``origin + x * along + y * across``
+            frames.append((c - u * w / 2, sign * n * length / s, u * w / s))
+            centre = c + sign * n * length / 2
+            centres.append((float(centre[0]), float(centre[1])))
+            pips.append(ink.pip_px * s / w)
+    contrast, face = (_resampled(image, frames, s) for image in (ink.contrast, ink.face))
+    whole = _faces_whole(face, ink.lit, p)
+    core = np.zeros(contrast.shape, dtype=np.float32)
+    radii = np.array([max(1, round(p.pip_core * d)) for d in pips])
+    for r in np.unique(radii[whole]).tolist():
+        at = np.flatnonzero(whole & (radii == r))
+        core[at] = _box_means(contrast[at], r)
+    counts, confidence = _read_cores(core, p, ink.pip_threshold, max_pips)
+    out = [
+        Half(int(k), float(c), where) if ok and k >= 0 else Half(None, 0.0, where)
+        for k, c, ok, where in zip(counts, confidence, whole, centres, strict=True)
+    ]
+    return [(out[2 * k], out[2 * k + 1]) for k in range(len(props))]
+
+
+#: Most halves resampled in one call (OpenCV's remap makes at most 32767 rows).
+_CHUNK = 512
+
+
+def _resampled(
+    image: npt.NDArray[np.uint8],
+    frames: Sequence[tuple[npt.NDArray[np.float64], ...]],
+    s: int,
+) -> npt.NDArray[np.uint8]:
+    """``(len(frames), s, s)``: ``image`` resampled (bilinear, 0 outside it) on each frame's
+    grid, ``origin + x * along + y * across`` for patch pixel ``(x, y)``."""
+    o, a, b = (np.array([f[k] for f in frames], dtype=np.float64) for k in range(3))
+    x, y = np.meshgrid(np.arange(s, dtype=np.float64), np.arange(s, dtype=np.float64))
+    maps = [
+        (o[:, k, None, None] + x * a[:, k, None, None] + y * b[:, k, None, None]).astype(np.float32)
+        for k in (0, 1)
+    ]
+    out = np.empty((len(frames), s, s), dtype=np.uint8)
+    for at in range(0, len(frames), _CHUNK):
+        mx, my = (m[at : at + _CHUNK].reshape(-1, s) for m in maps)
+        out[at : at + _CHUNK] = cv2.remap(
+            image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
+        ).reshape(-1, s, s)
+    return out
+
+
+def _box_means(patches: npt.NDArray[np.uint8], r: int) -> F32:
+    """``cv2.blur`` of each patch (``(N, s, s)``) by ``2r + 1`` square, its edges reflected
+    (OpenCV's default), in one pass: each patch is padded on its own, so none reaches the
+    next."""
+    n, s, _ = patches.shape
+    padded = np.pad(patches.astype(np.float32), ((0, 0), (r, r), (r, r)), mode="reflect")
+    blurred = cv2.blur(padded.reshape(-1, s + 2 * r), (2 * r + 1, 2 * r + 1))
+    return np.asarray(blurred, dtype=np.float32).reshape(n, s + 2 * r, s + 2 * r)[:, r:-r, r:-r]
+
+
+def _read_cores(
+    core: F32, p: StagedParams, t: float, max_pips: int
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+    """Each half's count (-1: unreadable) and confidence from ``core`` (``(N, s, s)``, its ink
+    averaged over a pip's core, the bar along the first column), at the ink threshold
+    ``t``."""
+    n, s, _ = core.shape
+    ys, xs = _placements(s, (p.blank_spacing,), (0.0,))
+    peak = core[:, ys[0], xs[0]].max(axis=1).astype(np.float64)
+    blank = peak < p.blank_share * t
+    counts = np.zeros(n, dtype=np.intp)
+    confidence = np.clip(1 - peak / (p.blank_share * t), 0, 1)
     ys, xs = _placements(s, p.grid_spacings, p.grid_shifts)
-    vals = core[ys, xs]  # (placements, 9)
     on = _on_bits(max_pips)  # (layouts, 9)
-    lows = np.where(on[None], vals[:, None, :], np.inf).min(axis=2)  # (placements, layouts)
-    highs = np.where(~on[None], vals[:, None, :], 0.0).max(axis=2)
-    k = int(np.argmax(lows - highs))
-    placement, layout = divmod(k, on.shape[0])
-    lo, hi = float(lows[placement, layout]), float(highs[placement, layout])
-    if lo < p.pip_share * t or hi >= p.free_share * lo:
-        return Half(None, 0.0, where)
-    return Half(int(on[layout].sum()), float(np.clip((lo - hi) / t, 0, 1)), where)
+    step = _CHUNK // 4
+    for at in range(0, n, step):
+        part = np.arange(at, min(n, at + step))
+        part = part[~blank[part]]
+        if not len(part):
+            continue
+        vals = core[part[:, None, None], ys[None], xs[None]]  # (N, placements, 9)
+        # the weakest pip and the strongest free position of each layout (N, placements, layouts)
+        lows = np.full((*vals.shape[:2], len(on)), np.inf, dtype=np.float32)
+        highs = np.zeros_like(lows)
+        for k in range(9):
+            v = vals[:, :, k, None]
+            np.minimum(lows, np.where(on[:, k], v, np.inf), out=lows)
+            np.maximum(highs, np.where(on[:, k], 0.0, v), out=highs)
+        best = (lows - highs).reshape(len(part), -1).argmax(axis=1)
+        lo = lows.reshape(len(part), -1)[np.arange(len(part)), best].astype(np.float64)
+        hi = highs.reshape(len(part), -1)[np.arange(len(part)), best].astype(np.float64)
+        layout = best % on.shape[0]
+        ok = (lo >= p.pip_share * t) & (hi < p.free_share * lo)
+        counts[part] = np.where(ok, on[layout].sum(axis=1), -1)
+        confidence[part] = np.where(ok, np.clip((lo - hi) / t, 0, 1), 0.0)
+    return counts, confidence
 
 
 @cache
@@ -111,23 +180,14 @@ def _clipped(v: list[list[float]], s: int) -> npt.NDArray[np.intp]:
     return np.asarray(np.clip(np.rint(np.array(v)), 0, s - 1), dtype=np.intp)
 
 
-def _grid(core: F32, cx: float, cy: float, sp: float) -> F32:
-    """Values of ``core`` at the 3x3 grid, in the bit order of ``grid_masks``."""
-    s = core.shape[0]
-    out = np.zeros(9, dtype=np.float32)
-    for ix in (-1, 0, 1):
-        for iy in (-1, 0, 1):
-            x = min(s - 1, max(0, round(cx + ix * sp)))
-            y = min(s - 1, max(0, round(cy + iy * sp)))
-            out[3 * (ix + 1) + (iy + 1)] = core[y, x]
-    return out
-
-
-def _face_whole(face: npt.NDArray[np.uint8], lit: float, p: StagedParams) -> bool:
-    """Whether ``face`` (a half resampled) is one lit face: at least ``lit`` (a table darker
-    than the tiles or its border is no blank half) and nearly all at its own level."""
-    m = round(p.face_margin * face.shape[0])
-    inner = face[m:-m, m:-m].astype(np.float32)
-    level = float(np.median(face))
-    near = np.abs(inner - level) < max(18.0, 0.25 * level)
-    return level >= lit and float(near.mean()) >= p.face_share
+def _faces_whole(
+    faces: npt.NDArray[np.uint8], lit: float, p: StagedParams
+) -> npt.NDArray[np.bool_]:
+    """For each of ``faces`` (``(N, s, s)``, halves resampled), whether it is one lit face: at
+    least ``lit`` (a table darker than the tiles or its border is no blank half) and nearly all
+    at its own level."""
+    m = round(p.face_margin * faces.shape[1])
+    inner = faces[:, m:-m, m:-m].astype(np.float32)
+    level = np.median(faces.reshape(len(faces), -1), axis=1).astype(np.float32)
+    near = np.abs(inner - level[:, None, None]) < np.maximum(18.0, 0.25 * level)[:, None, None]
+    return np.asarray((level >= lit) & (near.mean(axis=(1, 2)) >= p.face_share))

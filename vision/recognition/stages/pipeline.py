@@ -228,10 +228,10 @@ def _readable(
     and those not :func:`_believable`, are left out. ``known``: tiles read already, whose
     outlines count for :func:`~.arbitrate.inline_double` too."""
     seen, p, max_pips = view.seen, view.p, view.max_pips
+    plausible = [prop for prop in proposals if _plausible(prop, seen.pip_px, p)]
     reads = [
-        arbitrate.Read(prop, halves.read(prop, seen, p, max_pips))
-        for prop in proposals
-        if _plausible(prop, seen.pip_px, p)
+        arbitrate.Read(prop, pair)
+        for prop, pair in zip(plausible, halves.read_all(plausible, seen, p, max_pips), strict=True)
     ]
     reads = [r for r in reads if all(h.pips is not None for h in r.halves)]
     out: list[arbitrate.Read] = []
