@@ -572,6 +572,19 @@ def test_outline_steps_measured_together_are_those_measured_alone() -> None:
     assert np.all((together >= t0 - 1e-6) & (together <= t1 + 1e-6))
 
 
+def test_components_are_opencvs_default_labelling() -> None:
+    rng = np.random.default_rng(7)
+    for sigma, share in ((0.0, 0.6), (2.0, 0.5), (4.0, 0.3)):
+        noise = rng.random((240, 320))
+        smooth = cv2.GaussianBlur(noise, (0, 0), sigma) if sigma else noise
+        binary = (smooth > np.quantile(smooth, 1 - share)).astype(np.uint8)
+        n, labels, stats, centres = cv2.connectedComponentsWithStats(binary, connectivity=8)
+        got = scale.components(binary)
+        assert got[0] == n > 2
+        for mine, theirs in zip(got[1:], (labels, stats, centres), strict=True):
+            assert np.array_equal(mine, theirs)
+
+
 def test_halves_read_together_are_those_read_alone() -> None:
     # every proposal of a rendered scene, at three widths (so the pip's core is averaged over
     # squares of different sizes) and enough of them to be resampled in several chunks

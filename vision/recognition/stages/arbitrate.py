@@ -21,6 +21,7 @@ from vision.recognition.stages.halves import Half
 from vision.recognition.stages.ink import Ink
 from vision.recognition.stages.outline import Proposal
 from vision.recognition.stages.params import StagedParams
+from vision.recognition.stages.scale import components
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +183,7 @@ def unexplained_pips(kept: list[Read], ink: Ink, p: StagedParams) -> list[tuple[
     few pixels)."""
     d = ink.pip_px
     pips = ((ink.mask > 0) & (ink.thin == 0)).astype(np.uint8)
-    n, _, stats, centres = cv2.connectedComponentsWithStats(pips)
+    n, _, stats, centres = components(pips)
     area = np.pi * d * d / 4
     outlines = [
         (r.proposal.corners().astype(np.float32), p.loose_margin * r.proposal.width) for r in kept

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from vision.recognition.stages.ink import Ink
 from vision.recognition.stages.params import StagedParams
+from vision.recognition.stages.scale import components
 
 F64 = npt.NDArray[np.float64]
 
@@ -71,7 +72,7 @@ def _hough_pieces(thin: npt.NDArray[np.uint8], d: float, p: StagedParams) -> F64
     long enough to hold a bar, found piece by piece: the probabilistic transform over the
     whole frame lets lines voted for by ink far away consume a bar's pixels."""
     shortest = p.bar_min_d * d
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(thin, connectivity=8)
+    _, labels, stats, _ = components(thin)
     out: list[F64] = []
     for i in np.flatnonzero(np.maximum(stats[:, 2], stats[:, 3]) >= shortest).tolist():
         if i == 0:
@@ -151,7 +152,7 @@ def _runs_inside_faces(bar: Bar, ink: Ink, p: StagedParams) -> list[Bar]:
 def _long_blobs(ink: Ink, p: StagedParams) -> F64:
     """``(N, 4)`` segments ``x1, y1, x2, y2`` along the ink blobs that are bar-shaped."""
     d = ink.pip_px
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.mask, connectivity=8)
+    n, labels, stats, _ = components(ink.mask)
     out: list[list[float]] = []
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
@@ -204,9 +205,7 @@ def lone_faces(ink: Ink, p: StagedParams) -> list[Bar]:
     be too faint to find; its pips and its face on a darker table are not."""
     d = ink.pip_px
     lo, hi = p.width_d[0] * d, p.width_d[1] * d
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(
-        (ink.face >= ink.lit).astype(np.uint8), connectivity=8
-    )
+    n, labels, stats, _ = components((ink.face >= ink.lit).astype(np.uint8))
     out: list[Bar] = []
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
@@ -255,7 +254,7 @@ def along_chains(
     lit = (ink.face >= ink.lit).astype(np.uint8)
     if held is not None:
         lit[held > 0] = 0
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(lit, connectivity=8)
+    n, labels, stats, _ = components(lit)
     least = p.chain_min_tiles * 2 * (width or lo) ** 2
     out: list[Bar] = []
     for i in range(1, n):

@@ -139,6 +139,23 @@ def round_blobs(grey: U8) -> npt.NDArray[np.float64]:
     return np.array(found, dtype=np.float64).reshape(-1, 3)
 
 
+def components(
+    binary: U8,
+) -> tuple[int, npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """``cv2.connectedComponentsWithStats(binary, connectivity=8)``, label for label, by the
+    block-based algorithm (BBDT): OpenCV's default one is some three times slower to gather
+    the statistics on one core."""
+    n, labels, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(
+        binary, 8, cv2.CV_32S, cv2.CCL_BBDT
+    )
+    return (
+        int(n),
+        np.asarray(labels, dtype=np.int32),
+        np.asarray(stats, dtype=np.int32),
+        np.asarray(centres, dtype=np.float64),
+    )
+
+
 def _common_sizes(
     sizes: npt.NDArray[np.float64], p: StagedParams, most: int | None = None
 ) -> list[float]:
@@ -172,7 +189,7 @@ def _face_sizes(grey: U8, p: StagedParams, side: int) -> list[float]:
     view = grey if s == 1.0 else np.asarray(cv2.resize(grey, None, fx=s, fy=s), dtype=np.uint8)
     table = float(np.median(view))
     light = (view > table + (float(cv2.blur(view, (3, 3)).max()) - table) / 3).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(light)
+    n, labels, stats, _ = components(light)
     vh, vw = view.shape
     narrowest = p.min_pip_px / p.pip_width_ratio * s  # a face's least width in the view
     least = p.lone_face_fill * p.lone_face_aspect[0] * narrowest**2  # and its least area
