@@ -87,23 +87,19 @@ def scene_inputs(events: Sequence[SceneEvent]) -> list[TableInput]:
 
 
 def set_recogniser(
-    recognition: Any, region: Any, max_pip: Callable[[], int | None]
-) -> Callable[[Any], Any]:
-    """``recognition.identify`` (the module ``vision.recognition``) over ``region``, told
-    the highest pip count of the set in play: ``max_pip()`` at each frame (the match's
-    rules; ``None`` with no match on). Below the reader's own limit it is its
-    ``max_pips``: a double-six table never reads a half of 7 pips, and a tile read so is
-    refused and read again (seed 63's 0556: the middle of a crosswise 6-6 read as a 7,
-    its neighbour 5-6 and a 3-5 lost with it; told the set, the reader reads all three)."""
-    default = recognition.RecognitionParams()
-    params: dict[int, Any] = {}
+    stages: Any, region: Any, max_pip: Callable[[], int | None]
+) -> Callable[..., Any]:
+    """The staged tile reader (``stages.identify``, of the module
+    ``vision.recognition.stages``) over ``region``, told the highest pip count of the set in
+    play: ``max_pip()`` at each frame (the match's rules; the reader's own default with no
+    match on, or for a set above 9, the most a layout holds). A double-six table never reads
+    a half of 7 pips. ``window`` (``x0, y0, x1, y1``): only that rectangle of the frame is read
+    (see :class:`vision.tracking.regional.RegionalReader`)."""
 
-    def read(frame: Any) -> Any:
+    def read(frame: Any, *, window: Any = None) -> Any:
         m = max_pip()
-        p = default
-        if m is not None and m < default.max_pips:
-            p = params.setdefault(m, recognition.RecognitionParams(max_pips=m))
-        return recognition.identify(frame, p, region=region)
+        told = {} if m is None or m > 9 else {"max_pips": m}
+        return stages.identify(frame, region=region, window=window, **told)
 
     return read
 

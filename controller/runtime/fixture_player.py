@@ -58,13 +58,15 @@ def pick_recogniser(
     max_pip: Callable[[], int | None] = lambda: None,
 ) -> tuple[Callable[[Any], Any], str]:
     """The real recogniser when it is importable (or asked for), told the set in play by
-    ``max_pip`` (see :func:`~controller.runtime.adapters.set_recogniser`), else the truth
-    oracle of a rendered fixture."""
+    ``max_pip`` (see :func:`~controller.runtime.adapters.set_recogniser`) and reading what
+    changed since the scene last tracked (:class:`~vision.tracking.regional.RegionalReader`),
+    else the truth oracle of a rendered fixture."""
     from vision.tracking import TruthOracle, table_region
+    from vision.tracking.regional import RegionalReader
 
     if choice in ("auto", "identify"):
         try:
-            recognition = importlib.import_module("vision.recognition")
+            stages = importlib.import_module("vision.recognition.stages")
         except ModuleNotFoundError:
             if choice == "identify":
                 raise TableRuntimeError(
@@ -75,7 +77,8 @@ def pick_recogniser(
             from vision.calibration import load_table
 
             region = table_region(load_table(fixture / "table.json"))
-            return set_recogniser(recognition, region, max_pip), "vision.recognition.identify"
+            reader = RegionalReader(set_recogniser(stages, region, max_pip))
+            return reader, "vision.recognition.stages.identify, by windows round each change"
     truth_path = fixture / "truth.json"
     if not truth_path.exists():
         raise TableRuntimeError(
@@ -238,6 +241,7 @@ def run_fixture(
     from vision.motion import SettleDetector, SettleParams
     from vision.sources import VideoFileSource
     from vision.tracking import SceneTracker, SceneWatcher, SkinOcclusion, TrackerParams
+    from vision.tracking.regional import RegionalReader
 
     d = Path(fixture)
     if not d.is_dir():
@@ -255,6 +259,7 @@ def run_fixture(
         SceneTracker(geometry, TrackerParams()),
         SettleDetector(SettleParams()),
         SkinOcclusion(geometry) if geometry.calibrated else None,
+        on_tracked=recognize.tracked if isinstance(recognize, RegionalReader) else None,
     )
 
     def fix(c: CorrectVision) -> None:

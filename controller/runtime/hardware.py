@@ -48,6 +48,7 @@ def run_table(
     from firmware_bridge.bridge import Bridge
     from vision.errors import VisionError
     from vision.tracking import SceneTracker, SceneWatcher, SkinOcclusion, table_region
+    from vision.tracking.regional import RegionalReader
 
     err = err or sys.stderr
     check = check_table(
@@ -84,10 +85,12 @@ def run_table(
     def max_pip() -> int | None:
         return None if runtime is None else runtime.max_pip()
 
+    reader = RegionalReader(set_recogniser(recognition, table_region(geometry), max_pip))
     watcher = SceneWatcher(
-        set_recogniser(recognition, table_region(geometry), max_pip),
+        reader,
         SceneTracker(geometry),
         occluded=SkinOcclusion(geometry) if geometry.calibrated else None,
+        on_tracked=reader.tracked,
     )
 
     def fix(c: CorrectVision) -> None:

@@ -10,7 +10,6 @@ import pytest
 from recognition_support import sweep_misses
 
 import vision.recognition as recognition
-from controller.runtime.adapters import set_recogniser
 
 
 @pytest.mark.parametrize("index", [582, 589])
@@ -590,8 +589,8 @@ def test_a_double_six_table_never_reads_a_seven() -> None:
     and its neighbours, a 5-6 and a 3-5, are lost with it. The reader knows layouts up to
     9 (double-nine sets); the table knows its set, and the runtime tells the reader (the
     match's rules, at each frame): told double-six, it refuses the 7 and reads all three."""
-    read = set_recogniser(recognition, None, lambda: 6)
-    assert sweep_misses(556, seed=63, read=read) == ([], 0)
+    params = recognition.RecognitionParams(max_pips=6)
+    assert sweep_misses(556, seed=63, read=lambda im: recognition.identify(im, params)) == ([], 0)
 
 
 def test_a_short_line_without_seams_is_read_from_its_pips_lattice() -> None:

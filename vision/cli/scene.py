@@ -11,10 +11,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from vision.cli.args import seed_arg
 from vision.jsonfile import read_json
+
+if TYPE_CHECKING:
+    from vision.tracking.regional import RegionalParams
+    from vision.tracking.watcher import Recognizer
 
 
 def register(
@@ -65,6 +69,14 @@ def register(
         help="read settled frames from truth.json instead of the recogniser",
     )
     track.add_argument("--json", action="store_true", help="one JSON event per line")
+    track.add_argument(
+        "--reader",
+        choices=("staged", "classic"),
+        default="staged",
+        help="the tile reader: staged (default, as the table's run reads: by windows round "
+        "what changed since the scene last tracked, for a double-six set) or classic "
+        "(vision.recognition.identify, whole frames)",
+    )
     track.set_defaults(handler=_track)
 
     sweep = vision_sub.add_parser(
@@ -86,10 +98,11 @@ def register(
     sweep.add_argument("--quiet", action="store_true", help="no progress on stderr")
     sweep.add_argument(
         "--reader",
-        choices=("classic", "staged"),
-        default="classic",
-        help="the tile reader to track with: classic (default: the one the table's run uses) "
-        "or staged (vision.recognition.stages, for a double-six set)",
+        choices=("staged", "classic"),
+        default="staged",
+        help="the tile reader to track with: staged (default, as the table's run reads: by "
+        "windows round what changed since the scene last tracked) or classic "
+        "(vision.recognition.identify, whole frames)",
     )
     sweep.set_defaults(handler=_track_sweep)
 
@@ -250,23 +263,13 @@ def _lens(args: argparse.Namespace) -> int:
 
 
 def _track(args: argparse.Namespace) -> int:
-    from vision.errors import VisionError
     from vision.tracking.replay import track_fixture
-    from vision.tracking.watcher import Recognizer
 
     recognize: Recognizer | None = None
+    regional = None
     if not args.oracle:
-        import importlib
-
-        try:
-            identify = importlib.import_module("vision.recognition").identify
-        except (ImportError, AttributeError) as exc:
-            raise VisionError(
-                "the recogniser (vision.recognition.identify) is not available: use --oracle "
-                "on a rendered fixture"
-            ) from exc
-        recognize = identify
-    result = track_fixture(args.fixture, recognize=recognize)
+        recognize, regional = _reader(args.reader)
+    result = track_fixture(args.fixture, recognize=recognize, regional=regional)
     for e in result.events:
         if args.json:
             print(json.dumps(e.to_json()))
@@ -275,13 +278,34 @@ def _track(args: argparse.Namespace) -> int:
     return 0
 
 
-def _track_sweep(args: argparse.Namespace) -> int:
+def _reader(name: str) -> tuple[Recognizer, RegionalParams | None]:
+    """The recogniser ``vision track`` and ``track-sweep`` read with: the staged reader by
+    windows round each change (as the table's run reads; the sample records and shipped
+    fixtures play a double-six set), or the classic reader on whole frames."""
     import functools
+    import importlib
+
+    from vision.errors import VisionError
+    from vision.tracking.regional import RegionalParams
+
+    module = "vision.recognition.stages" if name == "staged" else "vision.recognition"
+    try:
+        identify = importlib.import_module(module).identify
+    except (ImportError, AttributeError) as exc:
+        raise VisionError(
+            f"the recogniser ({module}.identify) is not available: use --oracle on a rendered "
+            "fixture"
+        ) from exc
+    if name == "staged":
+        return functools.partial(identify, max_pips=6), RegionalParams()
+    return cast("Recognizer", identify), None
+
+
+def _track_sweep(args: argparse.Namespace) -> int:
     from collections.abc import Callable
 
     from vision.devtools.track_sweep import sweep_points, track_sweep
     from vision.errors import VisionError
-    from vision.tracking.watcher import Recognizer
 
     if (args.width is None) != (args.height is None):
         raise VisionError("give both --width and --height, or neither")
@@ -298,13 +322,10 @@ def _track_sweep(args: argparse.Namespace) -> int:
         print(label, file=sys.stderr, flush=True)  # a log file gets one line per stage
         return None
 
-    recognize: Recognizer | None = None
-    if args.reader == "staged":
-        from vision.recognition import stages
-
-        recognize = functools.partial(stages.identify, max_pips=6)  # sample records: double-six
+    recognize, regional = _reader(args.reader)
     equal = 0
-    for k, r in enumerate(track_sweep(args.out, points, recognize=recognize, stage=stage), start=1):
+    sweep = track_sweep(args.out, points, recognize=recognize, stage=stage, regional=regional)
+    for k, r in enumerate(sweep, start=1):
         equal += int(r.equal)
         if args.json:
             print(json.dumps(r.to_json()), flush=True)

@@ -24,6 +24,7 @@ from pathlib import Path
 from vision.devtools.render.scene import RenderParams, sweep_params
 from vision.errors import VisionError
 from vision.events import Unsure
+from vision.tracking.regional import RegionalParams
 from vision.tracking.truth import TruthComparison
 from vision.tracking.watcher import Recognizer
 
@@ -124,8 +125,11 @@ def track_sweep(
     *,
     recognize: Recognizer | None = None,
     stage: StageCallback | None = None,
+    regional: RegionalParams | None = None,
 ) -> Iterator[SweepResult]:
-    """Render, track and compare each point's fixture into ``out_dir/NN``; yields as it goes."""
+    """Render, track and compare each point's fixture into ``out_dir/NN``; yields as it goes.
+    ``regional``: ``recognize`` reads windows too, and each settled frame is read by what
+    changed since the scene last tracked (see :func:`~vision.tracking.replay.track_fixture`)."""
     from vision.devtools.fixture_writer import render_fixture
     from vision.devtools.render.sample import sample_record
     from vision.tracking.replay import track_fixture
@@ -149,7 +153,7 @@ def track_sweep(
         )
         truth = json.loads((fixture / "truth.json").read_text(encoding="utf-8"))
         progress = stage(k, n, "tracking") if stage else None
-        result = track_fixture(fixture, recognize=identify, progress=progress)
+        result = track_fixture(fixture, recognize=identify, progress=progress, regional=regional)
         if progress is not None:
             progress(result.frames, result.frames)
         comparison = compare_with_truth(truth, result.events)

@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from domino_common.clock import FakeClock
 from vision.calibration.tablefile import load_table
@@ -15,6 +16,7 @@ from vision.events import SceneEvent
 from vision.motion import SettleDetector, SettleParams
 from vision.sources import VideoFileSource
 from vision.tracking.occlusion import SkinOcclusion
+from vision.tracking.regional import RegionalParams, RegionalReader, WindowRecognizer
 from vision.tracking.tracker import SceneTracker, TrackerParams
 from vision.tracking.truth import TruthOracle
 from vision.tracking.watcher import Recognizer, SceneWatcher
@@ -26,6 +28,8 @@ class TrackResult:
     frames: int
     duration_s: float
     recognitions: int
+    #: readings made by windows round what changed (see ``regional``)
+    windowed: int = 0
 
 
 def track_fixture(
@@ -37,11 +41,15 @@ def track_fixture(
     progress: Callable[[int, int], None] | None = None,
     max_frames: int | None = None,
     skin_check: bool = True,
+    regional: RegionalParams | None = None,
 ) -> TrackResult:
     """Run scene tracking over a recorded fixture (video + ``table.json``).
 
     With no ``recognize``, the truth oracle (``truth.json``) reads the settled frames.
     ``skin_check`` skips settled frames with a hand over the table (:class:`SkinOcclusion`).
+    ``regional``: ``recognize`` reads windows of a frame too (a
+    :class:`~vision.tracking.regional.WindowRecognizer`), and each settled frame is read
+    by what changed since the scene last tracked (:class:`RegionalReader`).
     """
     d = Path(fixture_dir)
     geometry = load_table(d / "table.json")
@@ -52,11 +60,16 @@ def track_fixture(
     videos = sorted(p for p in d.iterdir() if p.name.startswith("video."))
     if not videos:
         raise VisionError(f"{d}: no video.* file in the fixture")
+    reader = None
+    if regional is not None:
+        reader = RegionalReader(cast(WindowRecognizer, recognize), regional)
+        recognize = reader
     watcher = SceneWatcher(
         recognize,
         SceneTracker(geometry, params or TrackerParams()),
         SettleDetector(settle or SettleParams()),
         SkinOcclusion(geometry) if skin_check and geometry.calibrated else None,
+        on_tracked=None if reader is None else reader.tracked,
     )
     events: list[SceneEvent] = []
     frames = 0
@@ -73,4 +86,5 @@ def track_fixture(
             if max_frames is not None and frames >= max_frames:
                 break
     events.extend(watcher.flush())
-    return TrackResult(tuple(events), frames, last_t, watcher.recognitions)
+    windowed = 0 if reader is None else reader.windowed
+    return TrackResult(tuple(events), frames, last_t, watcher.recognitions, windowed)

@@ -136,25 +136,23 @@ def test_device_events_become_inputs() -> None:
 def test_the_recogniser_is_told_the_set_each_match_plays() -> None:
     """At each frame the reader gets the set of the match on: double-six (latin) and
     double-nine (cuban) by their rules, the reader's own default with no match; a set above
-    the reader's limit (double-twelve) leaves its default too (no layout has more than 9)."""
-    import vision.recognition
+    the reader's limit (double-twelve) leaves its default too (no layout has more than 9).
+    A window asked for is passed on."""
+    seen: list[tuple[object, object, object, object]] = []
 
-    seen: list[tuple[object, int, object]] = []
-
-    class Recognition:  # vision.recognition with identify recorded
-        RecognitionParams = vision.recognition.RecognitionParams
-
+    class Stages:  # vision.recognition.stages with identify recorded
         @staticmethod
-        def identify(frame: object, params: RecognitionParams, *, region: object) -> object:
-            seen.append((frame, params.max_pips, region))
+        def identify(
+            frame: object, *, region: object, window: object, max_pips: object = "default"
+        ) -> object:
+            seen.append((frame, max_pips, region, window))
             return frame
 
     runtime = TableRuntime(table="t1")
-    read = set_recogniser(Recognition, "play area", runtime.max_pip)
-    default = vision.recognition.RecognitionParams().max_pips
+    read = set_recogniser(Stages, "play area", runtime.max_pip)
     assert read("no match") == "no match"
     runtime.feed(NewMatch(0.0, "latin"), "test")
-    read("latin")
+    read("latin", window=(1, 2, 3, 4))
     runtime.feed(NewMatch(1.0, "cuban"), "test")
     read("cuban")
     runtime.feed(NewMatch(2.0, "latin", {"max_pip": 12}), "test")
@@ -162,11 +160,11 @@ def test_the_recogniser_is_told_the_set_each_match_plays() -> None:
     runtime.feed(NewMatch(3.0, "latin"), "test")
     read("latin again")
     assert seen == [
-        ("no match", default, "play area"),
-        ("latin", 6, "play area"),
-        ("cuban", 9, "play area"),
-        ("double twelve", default, "play area"),
-        ("latin again", 6, "play area"),
+        ("no match", "default", "play area", None),
+        ("latin", 6, "play area", (1, 2, 3, 4)),
+        ("cuban", 9, "play area", None),
+        ("double twelve", "default", "play area", None),
+        ("latin again", 6, "play area", None),
     ]
 
 

@@ -27,11 +27,14 @@ def identify(
     *,
     region: Sequence[Point] | None = None,
     max_pips: int = 6,
+    window: tuple[int, int, int, int] | None = None,
 ) -> SceneReading:
     """Every tile read in ``image`` (``uint8`` ``(H, W)`` grey or ``(H, W, 3|4)`` BGR(A)), in
     its own pixels, top to bottom then left to right. ``region``: only tiles whose centre lies
-    inside this polygon. ``max_pips``: the set's largest half (6 for double-six). Raises
-    :class:`~vision.errors.InvalidImageError` for an array that cannot be an image.
+    inside this polygon. ``max_pips``: the set's largest half (6 for double-six). ``window``:
+    ``x0, y0, x1, y1``, only this rectangle of the image is read (the tiles still in the
+    image's pixels). Raises :class:`~vision.errors.InvalidImageError` for an array that cannot
+    be an image, or a window that leaves less than 8x8 pixels of it.
 
     Each scale :func:`~.scale.candidates` offers is read (stages 2-6); the reading with the
     most tiles is kept; where none reads a tile, the scales seen closer are read too. A tile
@@ -42,7 +45,12 @@ def identify(
         raise InvalidImageError(
             f"not an 8-bit image of at least 8x8 pixels: {image.shape} {image.dtype}"
         )
-    frame = np.asarray(image, dtype=np.uint8)
+    full_h, full_w = image.shape[:2]
+    x0, y0, x1, y1 = window or (0, 0, full_w, full_h)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(full_w, x1), min(full_h, y1)
+    if min(x1 - x0, y1 - y0) < 8:
+        raise InvalidImageError(f"window {window} leaves less than 8x8 pixels of {image.shape}")
+    frame = np.asarray(image[y0:y1, x0:x1], dtype=np.uint8)
     grey = scale.darkest_channel(frame)
     h, w = grey.shape
     tiles: tuple[TileReading, ...] = ()
@@ -55,12 +63,27 @@ def identify(
                 tiles = read if len(read) > len(tiles) else tiles
         if tiles or max(h, w) <= p.scale_view_px:
             break
+    if x0 or y0:
+        tiles = tuple(_shifted(t, x0, y0) for t in tiles)
     if region is not None:
         poly = np.array(region, dtype=np.float32)
         tiles = tuple(t for t in tiles if cv2.pointPolygonTest(poly, t.center, False) >= 0)
     tiles = tuple(sorted(tiles, key=lambda t: (round(t.center[1]), t.center[0])))
     length = 2 * float(np.median([_half_spacing(t) for t in tiles])) if tiles else 0.0
-    return SceneReading(tiles, w, h, length)
+    return SceneReading(tiles, full_w, full_h, length)
+
+
+def _shifted(tile: TileReading, dx: float, dy: float) -> TileReading:
+    """``tile`` moved by ``(dx, dy)`` pixels."""
+    a, b = tile.halves
+    return TileReading(
+        tuple((x + dx, y + dy) for x, y in tile.corners),  # type: ignore[arg-type]
+        (
+            replace(a, center=(a.center[0] + dx, a.center[1] + dy)),
+            replace(b, center=(b.center[0] + dx, b.center[1] + dy)),
+        ),
+        tile.confidence,
+    )
 
 
 def _half_spacing(tile: TileReading) -> float:
