@@ -140,6 +140,10 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     import json
     import tempfile
 
+    from domino_common.lean_memory import lean_malloc
+
+    lean_malloc()
+
     from controller.journal import Journal
     from controller.runtime import TableRuntime
     from controller.runtime.fixture_player import DEFAULT_FIXTURE, run_fixture
@@ -312,6 +316,9 @@ def _stop_signals() -> Iterator[None]:
 def _run(args: argparse.Namespace) -> int:
     from controller.runtime.config import read_config
     from controller.runtime.hardware import run_table
+    from domino_common.lean_memory import lean_malloc
+
+    lean_malloc()
 
     config, problems = read_config(args.config)
     return run_table(

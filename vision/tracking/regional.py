@@ -31,6 +31,7 @@ from vision.types import SceneReading, TileReading
 
 Image = npt.NDArray[np.uint8]
 Mask = npt.NDArray[np.bool_]
+Reduced = npt.NDArray[np.float32]
 #: ``x0, y0, x1, y1`` in a frame's pixels, ``x1`` and ``y1`` excluded.
 Box = tuple[int, int, int, int]
 
@@ -62,22 +63,23 @@ class RegionalParams:
     window_reads: int = 1
 
 
-def changed(before: Image, after: Image, p: RegionalParams) -> Mask:
-    """The blocks (``reduce`` pixels square) whose mean grey level differs by ``level`` or
-    more between two frames of one shape, where three or more across: ``(H // reduce,
-    W // reduce)``."""
-    a, b = (_reduced(f, p.reduce) for f in (before, after))
-    moved = (cv2.absdiff(a, b) >= p.level).astype(np.uint8)
+def reduced(frame: Image, p: RegionalParams) -> Reduced:
+    """``frame`` (BGR or grey) as the mean grey level of each block ``reduce`` pixels square:
+    what :func:`changed` compares (a frame's 1/16th, kept in place of the frame)."""
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape[:2]
+    k = p.reduce
+    small = cv2.resize(grey, (max(1, w // k), max(1, h // k)), interpolation=cv2.INTER_AREA)
+    return np.asarray(small, dtype=np.float32)
+
+
+def changed(before: Reduced, after: Reduced, p: RegionalParams) -> Mask:
+    """The blocks (see :func:`reduced`) whose mean grey level differs by ``level`` or more
+    between two frames of one shape, where three or more across."""
+    moved = (cv2.absdiff(before, after) >= p.level).astype(np.uint8)
     cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
     kept = cv2.morphologyEx(moved, cv2.MORPH_OPEN, cross)
     return np.asarray(kept > 0)
-
-
-def _reduced(frame: Image, k: int) -> npt.NDArray[np.float32]:
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    h, w = grey.shape[:2]
-    small = cv2.resize(grey, (max(1, w // k), max(1, h // k)), interpolation=cv2.INTER_AREA)
-    return np.asarray(small, dtype=np.float32)
 
 
 def windows(
@@ -191,28 +193,34 @@ def _inside(tile: TileReading, box: Box) -> bool:
 class RegionalReader:
     """A recogniser (see :class:`~vision.tracking.watcher.Recognizer`) that reads a frame by
     windows round what changed since the frame whose reading was last tracked (see
-    :meth:`tracked`, which the scene watcher calls); the whole frame otherwise."""
+    :meth:`tracked`, which the scene watcher calls); the whole frame otherwise. It keeps the
+    frames it read reduced (:func:`reduced`), not whole."""
 
     recognize: WindowRecognizer
     params: RegionalParams = field(default_factory=RegionalParams)
     #: frames read whole and by windows (for benchmarks and the run's report)
     whole: int = 0
     windowed: int = 0
-    _base: tuple[Image, SceneReading] | None = None
-    _reads: int = 0  # readings since the scene last tracked
+    _base: tuple[Reduced, SceneReading] | None = None
+    _recent: list[tuple[SceneReading, Reduced]] = field(default_factory=list)
 
     def __call__(self, image: Image, /) -> SceneReading:
+        now = reduced(image, self.params)
+        reading = self._read(image, now)
+        self._recent = [*self._recent[-7:], (reading, now)]  # bounded, tracked or not
+        return reading
+
+    def _read(self, image: Image, now: Reduced) -> SceneReading:
         base = self._base
-        self._reads += 1
-        if base is None or base[0].shape != image.shape or base[1].tile_length_px <= 0:
+        if base is None or base[0].shape != now.shape or base[1].tile_length_px <= 0:
             self.whole += 1
             return self.recognize(image)
-        mask = changed(base[0], image, self.params)
+        mask = changed(base[0], now, self.params)
         boxes = windows(mask, base[1].tile_length_px, image.shape, self.params)
         if boxes is None:
             self.whole += 1
             return self.recognize(image)
-        if boxes and self._reads <= self.params.window_reads:
+        if boxes and len(self._recent) < self.params.window_reads:
             self.windowed += 1
             reads = [(b, self.recognize(image, window=b)) for b in boxes]
             if any(touched(t, mask, self.params) for _, r in reads for t in r.tiles):
@@ -225,7 +233,9 @@ class RegionalReader:
         h, w = image.shape[:2]
         return merge(base[1], [((0, 0, w, h), self.recognize(image))], mask, self.params)
 
-    def tracked(self, image: Image, reading: SceneReading) -> None:
-        """``reading``, of ``image``, is the scene the tracker now holds."""
-        self._base = (image, reading)
-        self._reads = 0
+    def tracked(self, reading: SceneReading) -> None:
+        """``reading``, one this reader gave since the last one tracked, is the scene the
+        tracker now holds (any other: the next frame is read whole)."""
+        found = [now for r, now in self._recent if r is reading]
+        self._base = (found[0], reading) if found else None
+        self._recent = []

@@ -72,10 +72,9 @@ class SceneWatcher:
     #: still frames averaged into the one read (1 or less: the frame alone)
     average: int = 2
     _still: list[Image] = field(default_factory=list)  # the last ``average`` still frames
-    #: told each reading the tracker takes and the image it was read from (a
+    #: told each reading the tracker takes (a
     #: :class:`~vision.tracking.regional.RegionalReader` reads what changed since)
-    on_tracked: Callable[[Image, SceneReading], None] | None = None
-    _pending_images: list[Image] = field(default_factory=list)
+    on_tracked: Callable[[SceneReading], None] | None = None
 
     def feed(self, frame: Frame) -> list[SceneEvent]:
         if frame.luma is not None:  # the brightness alone, the frame not converted to BGR
@@ -114,19 +113,17 @@ class SceneWatcher:
             if update.settled:
                 self._pending_t = t
             self._reads += 1
-            image = mean_frame(self._still or [frame.image])
             try:
-                reading = self.recognize(image)
+                reading = self.recognize(mean_frame(self._still or [frame.image]))
             except VisionError as exc:
                 if update.settled:
                     events.append(Unsure(t, f"settled frame could not be read: {exc}"))
             else:
                 self.recognitions += 1
                 self._pending.append(reading)
-                self._pending_images.append(image)
                 trial = copy.deepcopy(self.tracker)
                 if reads_cleanly(trial.settled(self._pending_t, reading)):
-                    self._pending, self._pending_images = [reading], [image]
+                    self._pending = [reading]
                     events.extend(self.flush())
             if self._reads >= self.max_reads:
                 events.extend(self.flush())
@@ -136,15 +133,14 @@ class SceneWatcher:
         """Track the best of the settled scene's readings not yet tracked (the stream ends, or
         the scene moves again before ``max_reads`` frames were read)."""
         readings, self._pending, self._reads = self._pending, [], 0
-        images, self._pending_images = self._pending_images, []
         if not readings:
             return []
-        k = 0
+        best = readings[0]
         if len(readings) > 1:
-            k = min(range(len(readings)), key=lambda i: reading_doubts(self.tracker, readings[i]))
+            best = min(readings, key=lambda r: reading_doubts(self.tracker, r))
         if self.on_tracked is not None:
-            self.on_tracked(images[k], readings[k])
-        return self.tracker.settled(self._pending_t, readings[k])
+            self.on_tracked(best)
+        return self.tracker.settled(self._pending_t, best)
 
 
 def mean_frame(frames: Sequence[Image]) -> Image:

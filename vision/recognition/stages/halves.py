@@ -80,8 +80,9 @@ def read_all(
     return [(out[2 * k], out[2 * k + 1]) for k in range(len(props))]
 
 
-#: Most halves resampled in one call (OpenCV's remap makes at most 32767 rows).
-_CHUNK = 512
+#: Most halves resampled, or matched with the layouts, at once (the memory it takes: some
+#: 3 MB for the maps, 4 for the matching).
+_CHUNK = 128
 
 
 def _resampled(
@@ -93,13 +94,15 @@ def _resampled(
     grid, ``origin + x * along + y * across`` for patch pixel ``(x, y)``."""
     o, a, b = (np.array([f[k] for f in frames], dtype=np.float64) for k in range(3))
     x, y = np.meshgrid(np.arange(s, dtype=np.float64), np.arange(s, dtype=np.float64))
-    maps = [
-        (o[:, k, None, None] + x * a[:, k, None, None] + y * b[:, k, None, None]).astype(np.float32)
-        for k in (0, 1)
-    ]
     out = np.empty((len(frames), s, s), dtype=np.uint8)
     for at in range(0, len(frames), _CHUNK):
-        mx, my = (m[at : at + _CHUNK].reshape(-1, s) for m in maps)
+        c = slice(at, at + _CHUNK)  # the maps of a chunk at a time: (chunk * s, s) each
+        mx, my = (
+            (o[c, k, None, None] + x * a[c, k, None, None] + y * b[c, k, None, None])
+            .astype(np.float32)
+            .reshape(-1, s)
+            for k in (0, 1)
+        )
         out[at : at + _CHUNK] = cv2.remap(
             image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
         ).reshape(-1, s, s)
@@ -130,7 +133,7 @@ def _read_cores(
     confidence = np.clip(1 - peak / (p.blank_share * t), 0, 1)
     ys, xs = _placements(s, p.grid_spacings, p.grid_shifts)
     on = _on_bits(max_pips)  # (layouts, 9)
-    step = _CHUNK // 4
+    step = _CHUNK
     for at in range(0, n, step):
         part = np.arange(at, min(n, at + step))
         part = part[~blank[part]]

@@ -51,14 +51,41 @@ class Proposal:
         )
 
 
+#: Rows of steps measured at once (the memory their samples take).
+_ROWS = 256
+
+
 class _Profiles:
     def __init__(self, ink: Ink, share: float) -> None:
         self.share = share
         self.offset = 0.5 * ink.pip_px
-        self.face = ink.face.astype(np.float32)
-        self.seams = ink.contrast.astype(np.float32) * (ink.thin > 0)
+        self.ink = ink
+
+    def _images(
+        self, xs: npt.NDArray[np.float32], ys: npt.NDArray[np.float32]
+    ) -> tuple[F32, F32, int, int]:
+        """The face image and the seams (thin ink's contrast), as float32, over the part of
+        the frame that samples at ``xs, ys`` read (with the pixels bilinear sampling takes
+        beside them, or the frame's edge they are replicated from); and its corner."""
+        h, w = self.ink.face.shape
+        x0 = int(np.clip(np.floor(xs.min()) - 1, 0, w - 1))
+        y0 = int(np.clip(np.floor(ys.min()) - 1, 0, h - 1))
+        x1 = int(np.clip(np.ceil(xs.max()) + 2, x0 + 1, w))
+        y1 = int(np.clip(np.ceil(ys.max()) + 2, y0 + 1, h))
+        face = self.ink.face[y0:y1, x0:x1].astype(np.float32)
+        part = np.s_[y0:y1, x0:x1]
+        seams = self.ink.contrast[part].astype(np.float32) * (self.ink.thin[part] > 0)
+        return face, seams, x0, y0
 
     def strongest_steps(self, starts: F64, vs: F64, t0: F64, t1: F64) -> F64:
+        """:meth:`_steps` of the rows, ``_ROWS`` at a time (a row's step is its own)."""
+        parts = [
+            self._steps(starts[c], vs[c], t0[c], t1[c])
+            for c in (slice(at, at + _ROWS) for at in range(0, len(starts), _ROWS))
+        ]
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+    def _steps(self, starts: F64, vs: F64, t0: F64, t1: F64) -> F64:
         """For each row of ``starts`` and ``vs`` (``(K, 2)``), the distance from the start
         along ``v`` (between the row's ``t0`` and ``t1``, ``(K,)``) of the nearest step of
         the face image or thin-ink line that is at least ``share`` of the row's strongest: a
@@ -78,18 +105,15 @@ class _Profiles:
         ts = v0[:, None] + idx.astype(np.float32) * step[:, None]
         xs = (starts[:, :1] + vs[:, :1] * ts).astype(np.float32)
         ys = (starts[:, 1:] + vs[:, 1:] * ts).astype(np.float32)
-        f = cv2.remap(self.face, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         side = np.stack([-vs[:, 1], vs[:, 0]], axis=1) * self.offset
         rows = len(starts)
         dx = np.concatenate([-side[:, :1], side[:, :1]]).astype(np.float32)
         dy = np.concatenate([-side[:, 1:], side[:, 1:]]).astype(np.float32)
-        both = cv2.remap(
-            self.seams,
-            np.concatenate([xs, xs]) + dx,
-            np.concatenate([ys, ys]) + dy,
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+        sx, sy = np.concatenate([xs, xs]) + dx, np.concatenate([ys, ys]) + dy
+        face, seams, x0, y0 = self._images(np.concatenate([xs, sx]), np.concatenate([ys, sy]))
+        rep = cv2.BORDER_REPLICATE
+        f = cv2.remap(face, xs - x0, ys - y0, cv2.INTER_LINEAR, borderMode=rep)
+        both = cv2.remap(seams, sx - x0, sy - y0, cv2.INTER_LINEAR, borderMode=rep)
         seam = np.minimum(both[:rows], both[rows:])
         smooth = cv2.GaussianBlur(f, (9, 1), 1.0, sigmaY=0.0)
         grad = np.empty_like(smooth)
