@@ -65,6 +65,7 @@ def run_benchmarks(quick: bool) -> list[dict[str, object]]:
             }
         )
         rows.append(_rendered_scene_row(identify, quick))
+        rows += _staged_rows(quick)
         count = 20 if quick else 500
         for pip in (4.0, None):
             report = evaluate_synthetic(count, seed=1000, pip_diameter_px=pip)
@@ -131,6 +132,48 @@ def run_benchmarks(quick: bool) -> list[dict[str, object]]:
     finally:
         cv2.setNumThreads(threads)
     return rows
+
+
+def _staged_rows(quick: bool) -> list[dict[str, object]]:
+    """The staged reader's CPU time on 28-tile 1280x720 scenes of a double-six set: the whole
+    frame, and a 320x320 window round one tile (what the table's run reads for a move, see
+    :class:`vision.tracking.regional.RegionalReader`)."""
+    from vision.recognition.stages import identify
+    from vision.recognition.synthetic import render_scene
+
+    scenes = [render_scene(seed, n_tiles=28, max_pips=6) for seed in range(3 if quick else 10)]
+    whole, window, right, total = [], [], 0, 0
+    for scene in scenes:
+        c0 = time.process_time()
+        reading = identify(scene.image, max_pips=6)
+        whole.append(time.process_time() - c0)
+        want = sorted(tuple(sorted(t.pips)) for t in scene.tiles)
+        got = sorted(tuple(sorted(t.pips)) for t in reading.tiles)
+        right += sum(min(want.count(k), got.count(k)) for k in set(want))
+        total += len(want)
+        (ax, ay), (bx, by) = scene.tiles[0].centers
+        x, y = round((ax + bx) / 2), round((ay + by) / 2)
+        box = (max(0, x - 160), max(0, y - 160), min(1280, x + 160), min(720, y + 160))
+        c0 = time.process_time()
+        identify(scene.image, max_pips=6, window=box)
+        window.append(time.process_time() - c0)
+    return [
+        {
+            "name": "vision.recognition.staged_scene_28_tiles_1280x720_cpu",
+            "value": round(1000 * statistics.median(whole), 1),
+            "unit": "ms (median CPU time, 1 core)",
+            "target": "<= 10",
+            "note": f"staged reader, {len(scenes)} synthetic double-six scenes read whole; "
+            f"{right} of {total} tiles read right",
+        },
+        {
+            "name": "vision.recognition.staged_window_320_cpu",
+            "value": round(1000 * statistics.median(window), 1),
+            "unit": "ms (median CPU time, 1 core)",
+            "target": None,
+            "note": "the same scenes, a 320x320 window round one tile (a move, as the table reads)",
+        },
+    ]
 
 
 def _rendered_scene_row(identify: Callable[..., object], quick: bool) -> dict[str, object]:
