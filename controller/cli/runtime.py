@@ -140,10 +140,6 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     import json
     import tempfile
 
-    from domino_common.lean_memory import lean_malloc
-
-    lean_malloc()
-
     from controller.journal import Journal
     from controller.runtime import TableRuntime
     from controller.runtime.fixture_player import DEFAULT_FIXTURE, run_fixture
@@ -153,7 +149,9 @@ def _demo(args: argparse.Namespace, *, err: TextIO | None = None) -> int:
     from controller.table import result_json
     from controller.table.state import provisional_leader
     from domino_common.clock import SystemClock
+    from domino_common.lean_memory import lean_malloc
 
+    lean_malloc()
     err = err or sys.stderr
     fixture = args.fixture or DEFAULT_FIXTURE
     settings = check_demo(

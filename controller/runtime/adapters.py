@@ -91,10 +91,10 @@ def set_recogniser(
 ) -> Callable[..., Any]:
     """The staged tile reader (``stages.identify``, of the module
     ``vision.recognition.stages``) over ``region``, told the highest pip count of the set in
-    play: ``max_pip()`` at each frame (the match's rules; the reader's own default with no
-    match on, or for a set above 9, the most a layout holds). A double-six table never reads
-    a half of 7 pips. ``window`` (``x0, y0, x1, y1``): only that rectangle of the frame is read
-    (see :class:`vision.tracking.regional.RegionalReader`)."""
+    play: ``max_pip()`` at each frame (the match's rules; with no match on, or a set above
+    double-nine, whose halves no layout holds, the reader's own default). A double-six table
+    never reads a half of 7 pips. ``window`` (``x0, y0, x1, y1``): only that rectangle of the
+    frame is read (see :class:`vision.tracking.regional.RegionalReader`)."""
 
     def read(frame: Any, *, window: Any = None) -> Any:
         m = max_pip()

@@ -9,12 +9,12 @@ tiles of the last reading that the change does not touch stand as they were.
 The comparison is on frames reduced ``reduce`` times (the mean of each block, which also
 averages the sensor's noise away): a block changed where its grey level moved by ``level`` or
 more, and changes under three blocks across (noise, compression, a tile nudged by a pixel) are
-dropped. Where the windows would cover
-more than ``most`` of the frame (the table cleared for a new hand, the light changed, the
-camera moved), where nothing was read before, or where the last reading holds no tile to take
-the tile size from, the whole frame is read. A scene read again (see ``window_reads``), or
-whose windows hold no tile where it changed (a tile taken back, or one a window missed), is
-read whole, what the change touched taken from it.
+dropped. Where the windows would cover more than ``most`` of the frame (the table cleared for a
+new hand, the light changed, the camera moved), where nothing was read before, or where the
+last reading holds no tile to take the tile size from, the whole frame is read. A scene read
+again (see ``window_reads``), or whose windows hold no tile where it changed (a tile taken
+back, or one a window missed), is read whole, what the change touched taken from it. Nothing
+is read where nothing changed.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ class WindowRecognizer(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class RegionalParams:
+    """How a settled frame is compared with the last one tracked, and its windows read."""
+
     #: Frames are compared reduced this many times (the mean of each block).
     reduce: int = 4
     #: A block changed where its mean grey level moved by at least this much.

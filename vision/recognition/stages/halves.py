@@ -133,9 +133,8 @@ def _read_cores(
     confidence = np.clip(1 - peak / (p.blank_share * t), 0, 1)
     ys, xs = _placements(s, p.grid_spacings, p.grid_shifts)
     on = _on_bits(max_pips)  # (layouts, 9)
-    step = _CHUNK
-    for at in range(0, n, step):
-        part = np.arange(at, min(n, at + step))
+    for at in range(0, n, _CHUNK):
+        part = np.arange(at, min(n, at + _CHUNK))
         part = part[~blank[part]]
         if not len(part):
             continue
