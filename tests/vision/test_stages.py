@@ -274,6 +274,18 @@ def test_a_blank_half_is_a_lit_face_not_the_darker_table() -> None:
     assert [h.pips for h in halves.read(on_table, faces, P)] == [None, None]
 
 
+def test_a_blank_half_darker_than_a_lighter_table_is_a_face() -> None:
+    # ivory on white paper: in the darkest channel the faces (110) are darker than the table
+    # (220), under the share of the brightest that counts as lit on a darker table
+    face = np.full((100, 300), 220, np.uint8)
+    face[40:61, 128:172] = 110
+    blank = np.zeros_like(face)
+    lit, table = P.thin_lit_share * ink.percentile(face, 99), ink.percentile(face, 50)
+    assert 110 < lit < table
+    seen = ink.Ink(face, blank, blank, blank, 20.0, 20.0, 4.0, lit, table)
+    assert [h.pips for h in halves.read(_read(150.0, (0, 0)).proposal, seen, P)] == [0, 0]
+
+
 def test_a_lone_small_tile_beside_four_markers_sets_the_scale() -> None:
     # the first tile of a hand on a 1600x900 frame: in the reduced view its pips vanish and the
     # markers' four round cells are all the blobs seen; they are too few to trust, so the scale
@@ -625,6 +637,10 @@ def test_a_double_blank_needs_its_bar_and_the_learned_readers_word() -> None:
     assert not pipeline._believable(replace(read, agree=0.3), seen, P)
     no_bar = replace(read.proposal, bar=None)
     assert not pipeline._believable(replace(read, proposal=no_bar, agree=0.9), seen, P)
+    # its outline guessed from the bar alone: the learned reader must be all but certain
+    guessed = replace(read, proposal=replace(read.proposal, measured=False))
+    assert pipeline._believable(replace(guessed, agree=P.blank_guess_p), seen, P)
+    assert not pipeline._believable(replace(guessed, agree=0.9), seen, P)
     # a tile with pips stands on the grid's reading, weighed by the learned reader elsewhere
     assert pipeline._believable(replace(_read(40.0, (0, 3)), agree=0.3), seen, P)
 

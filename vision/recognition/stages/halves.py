@@ -66,7 +66,9 @@ def read_all(
             centres.append((float(centre[0]), float(centre[1])))
             pips.append(ink.pip_px * s / w)
     contrast, face = (_resampled(image, frames, s) for image in (ink.contrast, ink.face))
-    whole = _faces_whole(face, ink.lit, p)
+    # on a table at least as light as the faces (ivory on white paper: in the darkest
+    # channel the faces are the darker), a face is not told from the table by its level
+    whole = _faces_whole(face, ink.lit if ink.table < ink.lit else 0.0, p)
     core = np.zeros(contrast.shape, dtype=np.float32)
     radii = np.array([max(1, round(p.pip_core * d)) for d in pips])
     for r in np.unique(radii[whole]).tolist():

@@ -143,6 +143,9 @@ class StagedParams:
     #: beside it, print, a shadow's edge).
     refute_p: float = 0.02
     adopt_p: float = 0.9
+    #: A double blank round a bar seen whose outline is guessed from the bar (its edges not
+    #: measured) needs the learned half reader to read both halves blank at least this.
+    blank_guess_p: float = 0.97
     #: Two proposals clash when they overlap by more than this share of a half's area.
     clash_share: float = 0.2
     #: A tile kept weighs ``1 + tile_conf_weight * confidence + tile_pip_weight * pips``: the

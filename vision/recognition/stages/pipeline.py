@@ -275,7 +275,9 @@ def _believable(
 ) -> bool:
     """A double blank has no pips to confirm it: it needs a bar seen (a tile lying face down
     is a lone face too) and the learned half reader reading both halves blank at least
-    ``agree_p`` (a back, the table, a sheet of paper). A tile with a guessed outline needs
+    ``agree_p`` (a back, the table, a sheet of paper), or ``blank_guess_p`` where its
+    outline is guessed from the bar (its edges not measured). A tile with a guessed outline
+    needs
     both halves read so by the learned half reader (or its counts taken where
     ``more_seen``: it read more pips than the grid, whose positions a blurred half's weaker
     corner pips can fall between; a pip is missed far more often than made up), and pips on
@@ -286,7 +288,9 @@ def _believable(
         return False
     if read.proposal.measured:
         return True
-    if blank or read.agree < p.agree_p or (read.learned and not more_seen):
+    if blank:
+        return read.agree >= p.blank_guess_p
+    if read.agree < p.agree_p or (read.learned and not more_seen):
         return False
     empty = [h.center for h in read.halves if not h.pips]
     return not empty or bool(_on_face(np.array(empty, dtype=np.float64), seen, lit=True).all())
