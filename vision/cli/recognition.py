@@ -108,8 +108,9 @@ def _reader_arg(parser: argparse.ArgumentParser) -> None:
         choices=("classic", "staged"),
         default="staged",
         help="which tile reader: staged (default; vision.recognition.stages, the reader of "
-        "photos of any tile set) or classic (vision.recognition.reader, the one the table's "
-        "run uses: tuned to the rendered fixtures and one board set; takes --params)",
+        "photos of any tile set, the one the table's run uses) or classic "
+        "(vision.recognition.reader: tuned to the rendered fixtures and one board set; takes "
+        "--params)",
     )
     parser.add_argument(
         "--max-pips",
