@@ -152,7 +152,8 @@ def _follow_lines(
     tile read that the learned half reader reads so seeds guesses, not only those kept: where
     one bar of a line does not show, its seams read as a line of tiles shifted by a half, kept
     until the tile whose bar is missing is read beyond a neighbour that was not kept. No guess
-    is made inside a tile kept, nor on a table darker than the faces."""
+    is made inside a tile kept, on a table darker than the faces, nor with its bar outside the
+    frame (half its tile would be)."""
     seen, p = view.seen, view.p
     found: list[arbitrate.Read] = []
     width = _scene_width(kept)
@@ -166,7 +167,9 @@ def _follow_lines(
         ]
         bars_guessed = outline.beyond(tiles, width, p)
         at = np.array([b.center for b in bars_guessed]).reshape(-1, 2)
-        free = ~outline.inside(at, outlines) & _on_face(at, seen)
+        h, w = seen.face.shape
+        framed = (at[:, 0] >= 0) & (at[:, 0] < w) & (at[:, 1] >= 0) & (at[:, 1] < h)
+        free = framed & ~outline.inside(at, outlines) & _on_face(at, seen)
         guesses = [b for b, ok in zip(bars_guessed, free, strict=True) if ok]
         seeds = _guessed(guesses, view, width, [*readable, *found])
         if not seeds:
