@@ -100,9 +100,10 @@ def _holds(box: Box, tile: TileReading) -> bool:
 
 
 def test_merge_keeps_what_the_change_left_alone_and_takes_what_it_touched() -> None:
-    mask = _changed(_frame(A, B), _frame(A, C))  # B taken back, C laid
+    cut = _tile(465, 600)  # laid across the window's edge at x 450
+    mask = _changed(_frame(A, B), _frame(A, C, cut))  # B taken back, C and the cut tile laid
+    assert touched(cut, mask, P)
     box = (450, 0, W, H)
-    cut = _tile(465, 600)  # crossing the window's edge
     window_read = _reading(_tile(200, 150, (6, 6)), C, cut)  # A read otherwise: not touched
     assert merge(_reading(A, B), [(box, window_read)], mask, P).tiles == (A, C)
     # a tile laid against A, and read in its window across the seam with A as well: the
