@@ -62,6 +62,7 @@ def _reading(*tiles: TileReading) -> SceneReading:
 
 
 A, B, C = _tile(200, 150), _tile(700, 150), _tile(700, 500, (3, 4))
+D = _tile(1100, 400, (5, 6))
 
 
 def _changed(before: np.ndarray, after: np.ndarray) -> np.ndarray:
@@ -126,7 +127,7 @@ class _World:
     def __call__(self, image: np.ndarray, /, *, window: Box | None = None) -> SceneReading:
         self.asked.append(window)
         inside = [t for t in self.tiles if window is None or _holds(window, t)]
-        return _reading(*inside)
+        return SceneReading(tuple(inside), W, H, LENGTH if inside else 0.0)  # as identify
 
 
 def test_the_reader_reads_windows_round_what_changed_since_the_scene_tracked() -> None:
@@ -166,6 +167,23 @@ def test_the_reader_reads_windows_round_what_changed_since_the_scene_tracked() -
     reader.tracked(taken)
     asked = len(world.asked)
     assert reader(_frame(A, B)).tiles == (A, B) and len(world.asked) == asked
+
+
+def test_the_first_tile_of_a_later_hand_is_read_by_a_window() -> None:
+    world = _World()
+    reader = RegionalReader(world)
+    world.tiles = [A, B, C, D]
+    reader.tracked(reader(_frame(A, B, C, D)))
+    # the table cleared for a new hand: the windows would cover most of it, so it is read
+    # whole, and no tile is left to give the tiles' size
+    world.tiles = []
+    cleared = reader(_frame())
+    assert cleared.tiles == () and cleared.tile_length_px == 0 and world.asked[-1] is None
+    reader.tracked(cleared)
+    # the next hand's first tile: a set's tiles are all alike, so the last hand's size holds
+    world.tiles = [C]
+    assert reader(_frame(C)).tiles == (C,)
+    assert world.asked[-1] is not None and _holds(world.asked[-1], C)
 
 
 def test_the_watcher_tells_which_reading_it_tracked() -> None:

@@ -10,11 +10,12 @@ The comparison is on frames reduced ``reduce`` times (the mean of each block, wh
 averages the sensor's noise away): a block changed where its grey level moved by ``level`` or
 more, and changes under three blocks across (noise, compression, a tile nudged by a pixel) are
 dropped. Where the windows would cover more than ``most`` of the frame (the table cleared for a
-new hand, the light changed, the camera moved), where nothing was read before, or where the
-last reading holds no tile to take the tile size from, the whole frame is read. A scene read
-again (see ``window_reads``), or whose windows hold no tile where it changed (a tile taken
-back, or one a window missed), is read whole, what the change touched taken from it. Nothing
-is read where nothing changed.
+new hand, the light changed, the camera moved), where nothing was tracked before, or where no
+tile was read yet to take the tile size from, the whole frame is read (the first tile of a
+later hand is read by a window: a set's tiles are all alike). A scene read again (see
+``window_reads``), or whose windows hold no tile where it changed (a tile taken back, or one a
+window missed), is read whole, what the change touched taken from it. Nothing is read where
+nothing changed.
 """
 
 from __future__ import annotations
@@ -205,20 +206,23 @@ class RegionalReader:
     windowed: int = 0
     _base: tuple[Reduced, SceneReading] | None = None
     _recent: list[tuple[SceneReading, Reduced]] = field(default_factory=list)
+    _length: float = 0.0  # the tile length last read (a set's tiles are all alike)
 
     def __call__(self, image: Image, /) -> SceneReading:
         now = reduced(image, self.params)
         reading = self._read(image, now)
         self._recent = [*self._recent[-7:], (reading, now)]  # bounded, tracked or not
+        self._length = reading.tile_length_px or self._length
         return reading
 
     def _read(self, image: Image, now: Reduced) -> SceneReading:
         base = self._base
-        if base is None or base[0].shape != now.shape or base[1].tile_length_px <= 0:
+        length = self._length if base is None else base[1].tile_length_px or self._length
+        if base is None or base[0].shape != now.shape or length <= 0:
             self.whole += 1
             return self.recognize(image)
         mask = changed(base[0], now, self.params)
-        boxes = windows(mask, base[1].tile_length_px, image.shape, self.params)
+        boxes = windows(mask, length, image.shape, self.params)
         if boxes is None:
             self.whole += 1
             return self.recognize(image)
