@@ -604,6 +604,17 @@ def test_of_readings_that_all_doubt_the_one_that_sees_the_line_is_tracked() -> N
     assert watcher.tracker.chain() == [(6, 3), (6, 6)]
 
 
+def test_a_tile_most_readings_see_unsure_is_tracked_over_one_that_misses_it() -> None:
+    # the second settle lays the 6-3, read unsure in two frames of three and missed in one:
+    # the reading that sees nothing new leaves no doubt, but most readings see the tile
+    unsure_left = _reading(DOUBLE, LEFT, confidence=0.4)
+    recognise = _Scripted(_reading(DOUBLE), unsure_left, _reading(DOUBLE), unsure_left)
+    watcher = SceneWatcher(recognise, SceneTracker(_geometry()), max_reads=3)
+    events = _still_then_moving(watcher, 2)
+    assert [(a.pips, a.end) for a in added_tiles(events)] == [((6, 6), "first"), ((6, 3), "left")]
+    assert not recognise.readings
+
+
 def test_one_read_per_settle_when_asked() -> None:
     recognise = _Scripted(_reading(DOUBLE), _reading(DOUBLE), _reading(DOUBLE, LEFT))
     watcher = SceneWatcher(recognise, SceneTracker(_geometry()), max_reads=1)

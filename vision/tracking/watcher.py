@@ -22,7 +22,7 @@ from vision.events import SceneEvent, TileAdded, TileMoved, TileRemoved, TilesRe
 from vision.motion import SettleDetector, SettleState, thumb_score, thumbnail
 from vision.sources import Frame, FrameSource
 from vision.tracking.tracker import SceneTracker
-from vision.types import Point, SceneReading
+from vision.types import Point, SceneReading, TileReading
 
 Image = npt.NDArray[np.uint8]
 
@@ -137,7 +137,7 @@ class SceneWatcher:
             return []
         best = readings[0]
         if len(readings) > 1:
-            best = min(readings, key=lambda r: reading_doubts(self.tracker, r))
+            best = min(readings, key=lambda r: reading_doubts(self.tracker, r, readings))
         if self.on_tracked is not None:
             self.on_tracked(best)
         return self.tracker.settled(self._pending_t, best)
@@ -153,17 +153,47 @@ def mean_frame(frames: Sequence[Image]) -> Image:
     return np.asarray(cv2.convertScaleAbs(total, alpha=1.0 / len(frames)), dtype=np.uint8)
 
 
-def reading_doubts(tracker: SceneTracker, reading: SceneReading) -> tuple[int, int, int]:
+def reading_doubts(
+    tracker: SceneTracker, reading: SceneReading, readings: Sequence[SceneReading] = ()
+) -> tuple[int, int, int, int]:
     """How much a settled reading would leave ``tracker`` in doubt (less is better; the tracker
     itself is not changed): tiles of its line not seen in it (a tile is far more often missed
-    than taken back), then tiles read that it cannot place or trust, then fewer changes."""
+    than taken back), then tiles that most of the scene's ``readings`` read and it does not
+    (a tile read unsure in two frames of three is there, not made up), then tiles read that it
+    cannot place or trust, then fewer changes."""
     trial = copy.deepcopy(tracker)
     events = trial.settled(0.0, reading)
     unseen = sum(1 for lt in trial.line if lt.missing > 0)
     removed = sum(1 for e in events if isinstance(e, TileRemoved))
+    missed = sum(1 for t in _read_by_most(readings) if not _holds(reading, t))
     doubted = sum(1 for e in events if isinstance(e, Unsure) and e.pips is not None)
     changes = sum(1 for e in events if isinstance(e, TileAdded | TileMoved | TilesRevealed))
-    return (unseen + removed, doubted, -changes)
+    return (unseen + removed, missed, doubted, -changes)
+
+
+def _read_by_most(readings: Sequence[SceneReading]) -> list[TileReading]:
+    """One of each tile that more than half of ``readings`` read (see :func:`_holds`)."""
+    out: list[TileReading] = []
+    for r in readings:
+        for t in r.tiles:
+            seen = sum(_holds(o, t) for o in readings)
+            if 2 * seen > len(readings) and not any(_alike(t, u) for u in out):
+                out.append(t)
+    return out
+
+
+def _holds(reading: SceneReading, tile: TileReading) -> bool:
+    """Whether ``reading`` holds a tile alike ``tile``."""
+    return any(_alike(tile, t) for t in reading.tiles)
+
+
+def _alike(a: TileReading, b: TileReading) -> bool:
+    """The same pips, their centres nearer than half a tile length."""
+    (ax, ay), (bx, by) = a.halves[0].center, a.halves[1].center
+    cx, cy = a.center
+    dx, dy = b.center
+    near = (cx - dx) ** 2 + (cy - dy) ** 2 < (ax - bx) ** 2 + (ay - by) ** 2
+    return sorted(a.pips) == sorted(b.pips) and near
 
 
 def reads_cleanly(events: Sequence[SceneEvent]) -> bool:
