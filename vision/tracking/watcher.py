@@ -137,7 +137,8 @@ class SceneWatcher:
             return []
         best = readings[0]
         if len(readings) > 1:
-            best = min(readings, key=lambda r: reading_doubts(self.tracker, r, readings))
+            most = read_by_most(readings)
+            best = min(readings, key=lambda r: reading_doubts(self.tracker, r, most))
         if self.on_tracked is not None:
             self.on_tracked(best)
         return self.tracker.settled(self._pending_t, best)
@@ -154,24 +155,24 @@ def mean_frame(frames: Sequence[Image]) -> Image:
 
 
 def reading_doubts(
-    tracker: SceneTracker, reading: SceneReading, readings: Sequence[SceneReading] = ()
+    tracker: SceneTracker, reading: SceneReading, most: Sequence[TileReading] = ()
 ) -> tuple[int, int, int, int]:
     """How much a settled reading would leave ``tracker`` in doubt (less is better; the tracker
     itself is not changed): tiles of its line not seen in it (a tile is far more often missed
-    than taken back), then tiles that most of the scene's ``readings`` read and it does not
-    (a tile read unsure in two frames of three is there, not made up), then tiles read that it
-    cannot place or trust, then fewer changes."""
+    than taken back), then tiles of ``most`` (those most of the scene's readings read, see
+    :func:`read_by_most`) it does not read (a tile read unsure in two frames of three is
+    there, not made up), then tiles read that it cannot place or trust, then fewer changes."""
     trial = copy.deepcopy(tracker)
     events = trial.settled(0.0, reading)
     unseen = sum(1 for lt in trial.line if lt.missing > 0)
     removed = sum(1 for e in events if isinstance(e, TileRemoved))
-    missed = sum(1 for t in _read_by_most(readings) if not _holds(reading, t))
+    missed = sum(1 for t in most if not _holds(reading, t))
     doubted = sum(1 for e in events if isinstance(e, Unsure) and e.pips is not None)
     changes = sum(1 for e in events if isinstance(e, TileAdded | TileMoved | TilesRevealed))
     return (unseen + removed, missed, doubted, -changes)
 
 
-def _read_by_most(readings: Sequence[SceneReading]) -> list[TileReading]:
+def read_by_most(readings: Sequence[SceneReading]) -> list[TileReading]:
     """One of each tile that more than half of ``readings`` read (see :func:`_holds`)."""
     out: list[TileReading] = []
     for r in readings:
