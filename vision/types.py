@@ -49,6 +49,17 @@ class TileReading:
         (ax, ay), (bx, by) = self.halves[0].center, self.halves[1].center
         return ((ax + bx) / 2.0, (ay + by) / 2.0)
 
+    def shifted(self, dx: float, dy: float) -> TileReading:
+        """The tile moved by ``(dx, dy)`` pixels (from a crop's pixels to its frame's, say)."""
+        if dx == 0 and dy == 0:
+            return self
+        a, b, c, d = ((x + dx, y + dy) for x, y in self.corners)
+        h0, h1 = (
+            HalfReading((h.center[0] + dx, h.center[1] + dy), h.pips, h.confidence)
+            for h in self.halves
+        )
+        return TileReading((a, b, c, d), (h0, h1), self.confidence)
+
     def to_json(self) -> dict[str, object]:
         """The tile as in DESIGN.md's ``vision identify --json`` contract."""
         return {

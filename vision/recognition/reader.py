@@ -333,7 +333,7 @@ def identify(
         seen[k] = (max(a, b) if _pips(tiles[k]) == 0 else min(a, b)) < p.free_face_max
     # below this size pips are under three pixels: what looks like a tile is print or pips
     kept = [
-        _shifted(t, x0, y0)
+        t.shifted(x0, y0)
         for t, ok in zip(tiles, seen, strict=True)
         if ok and _tile_width(t) >= p.min_tile_width_px
     ]
@@ -439,9 +439,9 @@ def _carved_first(
     for bx0, by0, bx1, by1 in _clusters(left, 2 * width, crop.shape):
         part = crop[by0:by1, bx0:bx1]
         labels, blobs = _dark_regions(p, part, threshold)
-        known = [_shifted(t, -bx0, -by0) for t in tiles + added]
+        known = [t.shifted(-bx0, -by0) for t in tiles + added]
         found = _carved_tiles(p, part, labels, blobs, tiles=known, width=width)
-        added += [_shifted(t, bx0, by0) for t in found]
+        added += [t.shifted(bx0, by0) for t in found]
     if not added or _unexplained(left, added).shape[0] >= 2:
         return first
     return tiles + added, width, spots
@@ -1072,7 +1072,7 @@ def _lone_faces(
                         p, part, labels, blobs, [place], threshold=level, width=size
                     )
                     if read:
-                        tile = _shifted(max(read, key=lambda t: t.confidence), bx0, by0)
+                        tile = max(read, key=lambda t: t.confidence).shifted(bx0, by0)
                         out.append(tile)  # and its face taken, for the next level and box
                         cv2.fillConvexPoly(
                             occupied, np.rint(np.array(tile.corners)).astype(np.int32), 1
@@ -1559,7 +1559,7 @@ def _read_again(
             part = _enlarged(crop[by0:by1, bx0:bx1], k, sharpen, p.look_sharpen_sigma)
             got, _, _ = _read_crop(p, part, threshold, faint_scale=k, faint_ratio=ratio)
             found += [
-                _shifted(_scaled(t, 1.0 / k), bx0, by0)
+                _scaled(t, 1.0 / k).shifted(bx0, by0)
                 for t in got
                 if t.confidence >= p.upscale_min_confidence
                 # too small to report, in the frame: a group of pips, which must not set the
@@ -2480,7 +2480,7 @@ def _centred_across(face: npt.NDArray[np.bool_], t: TileReading, width: float) -
     shift = (lo + hi) / 2
     if shift == 0:
         return t
-    return _shifted(t, -shift * uy, shift * ux)
+    return t.shifted(-shift * uy, shift * ux)
 
 
 def _unstraddled(
@@ -3900,7 +3900,7 @@ def _rotated(t: TileReading, angle: float) -> TileReading:
 def _at_width(t: TileReading, width: float) -> TileReading:
     """``t`` scaled about its centre to ``width``."""
     cx, cy = t.center
-    return _shifted(_scaled(_shifted(t, -cx, -cy), width / _tile_width(t)), cx, cy)
+    return _scaled(t.shifted(-cx, -cy), width / _tile_width(t)).shifted(cx, cy)
 
 
 def _narrowed(t: TileReading, width: float) -> TileReading:
@@ -4020,16 +4020,6 @@ def _tile_of(p: RecognitionParams, h0: HalfReading, h1: HalfReading, conf: float
     pr = _placed(centre, ((bx - ax) / size, (by - ay) / size), size, measured=False)
     first, second = (h0, h1) if (bx - ax) * pr.along[0] + (by - ay) * pr.along[1] > 0 else (h1, h0)
     return TileReading(_corners(p, pr), (first, second), conf)
-
-
-def _shifted(t: TileReading, dx: float, dy: float) -> TileReading:
-    if dx == 0 and dy == 0:
-        return t
-    c = tuple((x + dx, y + dy) for x, y in t.corners)
-    halves = tuple(
-        HalfReading((h.center[0] + dx, h.center[1] + dy), h.pips, h.confidence) for h in t.halves
-    )
-    return TileReading((c[0], c[1], c[2], c[3]), (halves[0], halves[1]), t.confidence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -4715,11 +4705,11 @@ def _fill_gaps(
         if min(part.shape) < p.min_image_side_px:
             continue
         labels, blobs = _dark_regions(p, part, threshold)
-        known = [_shifted(t, -rx0, -ry0) for t in tiles + added]
+        known = [t.shifted(-rx0, -ry0) for t in tiles + added]
         found = _carved_tiles(p, part, labels, blobs, tiles=known, width=width)
         split, peaked = _split_tiles(p, part, labels, blobs, tiles=known + found, width=width)
-        added += [_shifted(t, rx0, ry0) for t in found + split]
-        late += [_shifted(t, rx0, ry0) for t in peaked]
+        added += [t.shifted(rx0, ry0) for t in found + split]
+        late += [t.shifted(rx0, ry0) for t in peaked]
     return added
 
 

@@ -64,26 +64,13 @@ def identify(
         if tiles or max(h, w) <= p.scale_view_px:
             break
     if x0 or y0:
-        tiles = tuple(_shifted(t, x0, y0) for t in tiles)
+        tiles = tuple(t.shifted(x0, y0) for t in tiles)
     if region is not None:
         poly = np.array(region, dtype=np.float32)
         tiles = tuple(t for t in tiles if cv2.pointPolygonTest(poly, t.center, False) >= 0)
     tiles = tuple(sorted(tiles, key=lambda t: (round(t.center[1]), t.center[0])))
     length = 2 * float(np.median([_half_spacing(t) for t in tiles])) if tiles else 0.0
     return SceneReading(tiles, full_w, full_h, length)
-
-
-def _shifted(tile: TileReading, dx: float, dy: float) -> TileReading:
-    """``tile`` moved by ``(dx, dy)`` pixels."""
-    a, b = tile.halves
-    return TileReading(
-        tuple((x + dx, y + dy) for x, y in tile.corners),  # type: ignore[arg-type]
-        (
-            replace(a, center=(a.center[0] + dx, a.center[1] + dy)),
-            replace(b, center=(b.center[0] + dx, b.center[1] + dy)),
-        ),
-        tile.confidence,
-    )
 
 
 def _half_spacing(tile: TileReading) -> float:
@@ -276,16 +263,15 @@ def _readable(
 def _believable(
     read: arbitrate.Read, seen: ink.Ink, p: StagedParams, *, more_seen: bool = False
 ) -> bool:
-    """A double blank has no pips to confirm it: it needs a bar seen (a tile lying face down
-    is a lone face too) and the learned half reader reading both halves blank at least
-    ``agree_p`` (a back, the table, a sheet of paper), or ``blank_guess_p`` where its
-    outline is guessed from the bar (its edges not measured). A tile with a guessed outline
-    needs
-    both halves read so by the learned half reader (or its counts taken where
-    ``more_seen``: it read more pips than the grid, whose positions a blurred half's weaker
-    corner pips can fall between; a pip is missed far more often than made up), and pips on
-    both, or on one and a blank half that is a lit face on a table darker than the faces (a
-    blank half guessed beside a tile on a light table is the table)."""
+    """A double blank has no pips to confirm it: it needs a bar seen (a tile lying face down is
+    a lone face too) and the learned half reader reading both halves blank at least ``agree_p``
+    (a back, the table, a sheet of paper), or ``blank_guess_p`` where its outline is guessed
+    from the bar (its edges not measured). A tile with a guessed outline needs both halves read
+    so by the learned half reader (or its counts taken where ``more_seen``: it read more pips
+    than the grid, whose positions a blurred half's weaker corner pips can fall between; a pip
+    is missed far more often than made up), and pips on both, or on one and a blank half that is
+    a lit face on a table darker than the faces (a blank half guessed beside a tile on a light
+    table is the table)."""
     blank = not any(h.pips for h in read.halves)
     if blank and (read.proposal.bar is None or read.agree < p.agree_p):
         return False
