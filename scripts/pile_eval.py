@@ -1,12 +1,13 @@
-"""Tiles invented on piles of face-down tiles: the reader must read none.
+"""Tiles invented on piles of face-down tiles: the reader must read none sure.
 
     .venv/bin/python scripts/pile_eval.py [--seeds LO HI] [--back light|dark|blue|all] [--json]
 
 Each pile (``vision.recognition.synthetic.face_down_pile``, 30 backs over each other) is read
 as drawn and degraded 8 ways: blurred 0, 0.7, 1.0 and 1.5 px, each clean and with noise and
-JPEG 55 (``degraded``). Prints each image that read a tile, then the total of invented tiles
-and of images with any. Light backs are the hard case (their overlaps look like a double
-blank's bar). Run it in each checkout: it reads the ``vision`` package beside it.
+JPEG 55 (``degraded``). Prints each image that read a tile (pips, centre, sure), then the
+total of invented tiles, how many of them sure, and of images with any. Light backs are the
+hard case (their overlaps look like a double blank's bar). Run it in each checkout: it reads
+the ``vision`` package beside it.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def main(argv: list[str]) -> int:
         parser.error("--seeds needs 0 <= LO < HI")
     backs = BACKS if args.back == "all" else {args.back: BACKS[args.back]}
     cv2.setNumThreads(1)
-    invented = images = read_any = 0
+    invented = sure = images = read_any = 0
     for seed in range(lo, hi):
         for name, back in backs.items():
             pile = face_down_pile(back, seed)
@@ -50,14 +51,15 @@ def main(argv: list[str]) -> int:
                     if not tiles:
                         continue
                     invented += len(tiles)
+                    sure += sum(t.sure for t in tiles)
                     read_any += 1
-                    found = [[list(t.pips), [round(c) for c in t.center]] for t in tiles]
+                    found = [[list(t.pips), [round(c) for c in t.center], t.sure] for t in tiles]
                     where = {"seed": seed, "back": name, "sigma": sigma, "jpeg": jpeg}
                     if args.json:
                         print(json.dumps({**where, "tiles": found}), flush=True)
                     else:
                         print(where, found, flush=True)
-    print(f"{invented} tiles invented in {read_any} of {images} images")
+    print(f"{invented} tiles invented ({sure} sure) in {read_any} of {images} images")
     return 0
 
 

@@ -23,10 +23,6 @@ class FrameSourceError(VisionError, OSError):
     """A camera or video source failed or disappeared."""
 
 
-class RecognitionParamsError(VisionError, ValueError):
-    """Recognition parameters are malformed or out of range."""
-
-
 class InvalidImageError(VisionError, ValueError):
     """An array handed to recognition is not an image it can read (empty, wrong dtype/shape)."""
 

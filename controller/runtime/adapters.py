@@ -87,10 +87,10 @@ def scene_inputs(events: Sequence[SceneEvent]) -> list[TableInput]:
 
 
 def set_recogniser(
-    stages: Any, region: Any, max_pip: Callable[[], int | None]
+    recognition: Any, region: Any, max_pip: Callable[[], int | None]
 ) -> Callable[..., Any]:
-    """The staged tile reader (``stages.identify``, of the module
-    ``vision.recognition.stages``) over ``region``, told the highest pip count of the set in
+    """The tile reader (``recognition.identify``, of the module ``vision.recognition``) over
+    ``region``, told the highest pip count of the set in
     play: ``max_pip()`` at each frame (the match's rules; with no match on, or a set above
     double-nine, whose halves no layout holds, the reader's own default). A double-six table
     never reads a half of 7 pips. ``window`` (``x0, y0, x1, y1``): only that rectangle of the
@@ -99,7 +99,7 @@ def set_recogniser(
     def read(frame: Any, *, window: Any = None) -> Any:
         m = max_pip()
         told = {} if m is None or m > 9 else {"max_pips": m}
-        return stages.identify(frame, region=region, window=window, **told)
+        return recognition.identify(frame, region=region, window=window, **told)
 
     return read
 

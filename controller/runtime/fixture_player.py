@@ -66,7 +66,7 @@ def pick_recogniser(
 
     if choice in ("auto", "identify"):
         try:
-            stages = importlib.import_module("vision.recognition.stages")
+            recognition = importlib.import_module("vision.recognition")
         except ModuleNotFoundError:
             if choice == "identify":
                 raise TableRuntimeError(
@@ -77,8 +77,8 @@ def pick_recogniser(
             from vision.calibration import load_table
 
             region = table_region(load_table(fixture / "table.json"))
-            reader = RegionalReader(set_recogniser(stages, region, max_pip))
-            return reader, "vision.recognition.stages.identify, by windows round each change"
+            reader = RegionalReader(set_recogniser(recognition, region, max_pip))
+            return reader, "vision.recognition.identify, by windows round each change"
     truth_path = fixture / "truth.json"
     if not truth_path.exists():
         raise TableRuntimeError(

@@ -279,8 +279,8 @@ def check_table(
                 )
 
     if _recogniser_present():
-        check.recognition = importlib.import_module("vision.recognition.stages")
-        check.ok.append("recogniser vision.recognition.stages, by windows round each change")
+        check.recognition = importlib.import_module("vision.recognition")
+        check.ok.append("recogniser vision.recognition, by windows round each change")
     else:
         check.problem("recogniser: vision.recognition is not in this build: a table cannot run")
 

@@ -165,20 +165,19 @@ def test_an_unparsable_count_is_a_usage_error(capsys: pytest.CaptureFixture[str]
     assert "invalid int value" in capsys.readouterr().err
 
 
-def test_cli_tracks_with_the_staged_reader_when_asked(
+def test_cli_tracks_with_the_tile_reader_for_a_double_six_set(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from vision.recognition import stages
+    import vision.recognition
 
     calls: list[int] = []
 
-    def staged_blind(image: object, /, *, max_pips: int) -> SceneReading:
+    def blind_reader(image: object, /, *, max_pips: int) -> SceneReading:
         calls.append(max_pips)
         return _blind(image)
 
-    monkeypatch.setattr(stages, "identify", staged_blind)
-    monkeypatch.setattr(sweep_module, "_recogniser", lambda: pytest.fail("classic reader used"))
+    monkeypatch.setattr(vision.recognition, "identify", blind_reader)
     argv = ["vision", "track-sweep", "--out", str(tmp_path), "--count", "1", "--quiet"]
-    assert main([*argv, "--width", "480", "--height", "270", "--reader", "staged"]) == 0
+    assert main([*argv, "--width", "480", "--height", "270"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "0 of 1 fixtures equal truth"
     assert calls and set(calls) == {6}  # the sample records are double-six

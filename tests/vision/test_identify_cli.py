@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.recognition.stages
+import vision.recognition
 from controller.cli import main
 from vision.errors import ImageFileError, ImageReadError, ImageTooLargeError
 from vision.imageio import MAX_FILE_BYTES, image_header, read_image
@@ -326,7 +326,7 @@ def test_text_marks_unsure_tiles(
     reading = SceneReading(
         (tile(100, 100, (6, 4), 0.93), tile(300, 100, (2, 5), 0.31)), 640, 480, 60.0
     )
-    monkeypatch.setattr(vision.recognition.stages, "identify", lambda *a, **k: reading)
+    monkeypatch.setattr(vision.recognition, "identify", lambda *a, **k: reading)
     path = tmp_path / "x.png"
     path.write_bytes(scene_png(16))
     assert main(["vision", "identify", str(path)]) == 0

@@ -22,7 +22,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_a_dark_backed_pile_reads_no_tile_in_any_of_its_eight_degradations() -> None:
     run = _run("--seeds", "1", "2", "--back", "dark")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[-1] == "0 tiles invented in 0 of 8 images"
+    assert run.stdout.splitlines()[-1] == "0 tiles invented (0 sure) in 0 of 8 images"
 
 
 def test_an_empty_seed_range_is_a_usage_error() -> None:

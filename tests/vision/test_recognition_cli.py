@@ -83,19 +83,6 @@ def test_unreadable_file_is_exit_1_with_one_line(
     assert len(err.strip().splitlines()) == 1 and "bad.png" in err
 
 
-def test_bad_params_file_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path, _ = write_scene(tmp_path, 5, n_tiles=4)
-    params = tmp_path / "p.json"
-    params.write_text('{"min_confidence": 7}')
-    args = ["vision", "identify", str(path), "--params", str(params)]
-    assert main([*args, "--reader", "classic"]) == 2
-    assert "min_confidence" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exc:  # the staged reader takes no --params
-        main(args)
-    assert exc.value.code == 2
-    assert "--reader classic" in capsys.readouterr().err
-
-
 @pytest.mark.parametrize("bad", ["0", "10", "-1"])
 def test_max_pips_out_of_range_is_a_usage_error(
     tmp_path: Path, bad: str, capsys: pytest.CaptureFixture[str]

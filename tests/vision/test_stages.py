@@ -128,25 +128,14 @@ def test_coordinates_are_in_the_input_pixels_and_region_filters() -> None:
     assert len(identify(scene.image, region=near).tiles) == 1
 
 
-def test_identify_cli_reads_with_the_staged_reader(
+def test_identify_cli_reads_a_single_tile(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "tile.png"
     cv2.imwrite(str(path), _single(2, 6, 40))
-    assert main(["vision", "identify", "--reader", "staged", "--json", str(path)]) == 0
+    assert main(["vision", "identify", "--json", str(path)]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [sorted(h["pips"] for h in t["halves"]) for t in doc["tiles"]] == [[2, 6]]
-
-
-def test_params_go_with_the_classic_reader_only(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = tmp_path / "tile.png"
-    cv2.imwrite(str(path), _single(2, 6, 40))
-    with pytest.raises(SystemExit) as exit_:
-        main(["vision", "identify", "--reader", "staged", "--params", "p.json", str(path)])
-    assert exit_.value.code == 2
-    assert "--params goes with the classic reader" in capsys.readouterr().err
 
 
 def _read(cx: float, pips: tuple[int, int], confidence: float = 1.0) -> arbitrate.Read:
@@ -672,3 +661,30 @@ def test_a_guessed_tile_takes_the_learned_readers_counts_only_where_they_are_mor
     # a tile whose outline was measured stands on its reading (reported unsure elsewhere)
     measured = replace(learned, proposal=replace(learned.proposal, measured=True))
     assert pipeline._believable(measured, _faces(0, 300), P)
+
+
+def test_arbitration_keeps_one_of_two_outlines_of_a_tile_sharing_an_edge() -> None:
+    """Two outlines of one tile measured to the same end share an edge exactly, where OpenCV's
+    intersection of convex polygons can come out empty: they still clash."""
+    from test_polygons import LONGER, SHORTER
+
+    reads = []
+    for corners in (LONGER, SHORTER):
+        c = corners.astype(np.float64)
+        centre = (c[2] + c[3]) / 2 + (c[0] + c[1] - c[2] - c[3]) / 4
+        axis = (c[0] - c[3]) / np.linalg.norm(c[0] - c[3])
+        across = (c[2] - c[3]) / np.linalg.norm(c[2] - c[3])
+        width = float(np.linalg.norm(c[2] - c[3]))
+        end = float(np.linalg.norm(c[0] - c[3])) / 2
+        prop = outline.Proposal(
+            (float(centre[0]), float(centre[1])),
+            (float(across[0]), float(across[1])),
+            (float(axis[0]), float(axis[1])),
+            width,
+            (end, end),
+        )
+        halves_read = (halves.Half(1, 1.0, (0.0, 0.0)), halves.Half(4, 1.0, (0.0, 0.0)))
+        reads.append(arbitrate.Read(prop, halves_read))
+    drawn = np.sort(reads[0].proposal.corners(), axis=0)
+    assert np.allclose(drawn, np.sort(LONGER, axis=0), atol=0.01)
+    assert len(arbitrate.keep(reads, P)) == 1

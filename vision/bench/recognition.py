@@ -28,44 +28,13 @@ def run_benchmarks(quick: bool) -> list[dict[str, object]]:
 
     from vision.devtools.evaluation import evaluate_dir, evaluate_synthetic
     from vision.recognition import identify
-    from vision.recognition.synthetic import render_scene
 
     rows: list[dict[str, object]] = []
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
     try:
-        scenes = [render_scene(seed, n_tiles=28).image for seed in range(5 if quick else 20)]
-        repeats = 3 if quick else 10
-        for image in scenes[:2]:  # warm-up
-            identify(image)
-        times, cpu = [], []
-        for _ in range(repeats):
-            for image in scenes:
-                t0, c0 = time.perf_counter(), time.process_time()
-                identify(image)
-                times.append(time.perf_counter() - t0)
-                cpu.append(time.process_time() - c0)
-        rows.append(
-            {
-                "name": "vision.recognition.scene_28_tiles_1280x720",
-                "value": round(1000 * statistics.median(times), 2),
-                "unit": "ms (median wall time, 1 core)",
-                "target": "<= 15",
-                "note": f"{len(scenes)} synthetic scenes x {repeats}; "
-                f"p90 {1000 * sorted(times)[int(0.9 * len(times))]:.1f} ms",
-            }
-        )
-        rows.append(
-            {
-                "name": "vision.recognition.scene_28_tiles_1280x720_cpu",
-                "value": round(1000 * statistics.median(cpu), 2),
-                "unit": "ms (median CPU time, 1 core)",
-                "target": "<= 15",
-                "note": "CPU time of the process: what a busy shared machine does not inflate",
-            }
-        )
         rows.append(_rendered_scene_row(identify, quick))
-        rows += _staged_rows(quick)
+        rows += _scene_rows(quick)
         count = 20 if quick else 500
         for pip in (4.0, None):
             report = evaluate_synthetic(count, seed=1000, pip_diameter_px=pip)
@@ -134,18 +103,18 @@ def run_benchmarks(quick: bool) -> list[dict[str, object]]:
     return rows
 
 
-def _staged_rows(quick: bool) -> list[dict[str, object]]:
-    """The staged reader's CPU time on 28-tile 1280x720 scenes of a double-six set: the whole
+def _scene_rows(quick: bool) -> list[dict[str, object]]:
+    """The reader's CPU time on 28-tile 1280x720 scenes of a double-six set: the whole
     frame, and a 320x320 window round one tile (what the table's run reads for a move, see
     :class:`vision.tracking.regional.RegionalReader`)."""
-    from vision.recognition.stages import identify
+    from vision.recognition import identify
     from vision.recognition.synthetic import render_scene
 
-    scenes = [render_scene(seed, n_tiles=28, max_pips=6) for seed in range(3 if quick else 10)]
+    scenes = [render_scene(seed, n_tiles=28) for seed in range(3 if quick else 10)]
     whole, window, right, total = [], [], 0, 0
     for scene in scenes:
         c0 = time.process_time()
-        reading = identify(scene.image, max_pips=6)
+        reading = identify(scene.image)
         whole.append(time.process_time() - c0)
         want = sorted(tuple(sorted(t.pips)) for t in scene.tiles)
         got = sorted(tuple(sorted(t.pips)) for t in reading.tiles)
@@ -159,15 +128,15 @@ def _staged_rows(quick: bool) -> list[dict[str, object]]:
         window.append(time.process_time() - c0)
     return [
         {
-            "name": "vision.recognition.staged_scene_28_tiles_1280x720_cpu",
+            "name": "vision.recognition.scene_28_tiles_1280x720_cpu",
             "value": round(1000 * statistics.median(whole), 1),
             "unit": "ms (median CPU time, 1 core)",
             "target": "<= 10",
-            "note": f"staged reader, {len(scenes)} synthetic double-six scenes read whole; "
+            "note": f"{len(scenes)} synthetic double-six scenes read whole; "
             f"{right} of {total} tiles read right",
         },
         {
-            "name": "vision.recognition.staged_window_320_cpu",
+            "name": "vision.recognition.window_320_cpu",
             "value": round(1000 * statistics.median(window), 1),
             "unit": "ms (median CPU time, 1 core)",
             "target": None,

@@ -119,7 +119,7 @@ SHIPPED_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "latin-hand
 
 
 def _bench_identify_tracking() -> list[dict[str, object]]:
-    """Tracking as the table's run reads (the staged reader, by windows round each change)
+    """Tracking as the table's run reads (by windows round each change)
     over the shipped fixture (1920x1080): speed, and whether the added tiles, order and ends
     equal its truth."""
     import functools
@@ -129,7 +129,7 @@ def _bench_identify_tracking() -> list[dict[str, object]]:
     from vision.tracking.truth import compare_with_truth
 
     try:
-        stages = importlib.import_module("vision.recognition.stages")
+        recognition = importlib.import_module("vision.recognition")
     except ImportError:
         return []
     if not (SHIPPED_FIXTURE / "truth.json").is_file():
@@ -139,7 +139,7 @@ def _bench_identify_tracking() -> list[dict[str, object]]:
     cpu0 = time.process_time()
     result = track_fixture(
         SHIPPED_FIXTURE,
-        recognize=functools.partial(stages.identify, max_pips=6),
+        recognize=functools.partial(recognition.identify, max_pips=6),
         regional=RegionalParams(),
     )
     wall = time.perf_counter() - t0
@@ -152,8 +152,8 @@ def _bench_identify_tracking() -> list[dict[str, object]]:
             result.duration_s / wall,
             "x real time",
             ">= 10x",
-            f"shipped fixture {truth['width']}x{truth['height']} with the staged reader by "
-            f"windows round each change, {result.windowed} of {result.recognitions} readings "
+            f"shipped fixture {truth['width']}x{truth['height']} read by windows round each "
+            f"change, {result.windowed} of {result.recognitions} readings "
             f"({result.duration_s / cpu:.1f}x in CPU time); "
             f"{'exactly' if exact else 'NOT'} truth's tiles, order and ends; "
             f"{unsure} unsure",

@@ -6,8 +6,6 @@ Registration only: handlers import OpenCV and numpy when they run.
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import functools
 import json
 import sys
 from pathlib import Path
@@ -29,7 +27,7 @@ def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
         "corrupt, over 64 MB or over 50 megapixels) is reported on stderr as one line "
         "'domino-table: IMAGE: reason', and gets no line on stdout (with --json either); the "
         "other images are still read. Exit status: 0 when every image was read, 1 when some "
-        "could not be, 2 on a usage error (a bad option or --params, a directory holding no "
+        "could not be, 2 on a usage error (a bad option, a directory holding no "
         "image, --annotate DIR not writable).",
     )
     ident.add_argument(
@@ -55,8 +53,7 @@ def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
         "the image's size, except that an image under 480 px on its short side is scaled up "
         "first and a border is added when a label or the legend finds no room",
     )
-    ident.add_argument("--params", metavar="FILE", help="recognition parameters (JSON)")
-    _reader_arg(ident)
+    _max_pips_arg(ident)
     ident.add_argument(
         "--region",
         metavar="X,Y,X,Y,...",
@@ -96,52 +93,25 @@ def register(vision_sub: argparse._SubParsersAction[Any]) -> None:
     ev.add_argument("--first", type=int, metavar="I", help="first scene of --sweep")
     ev.add_argument("--jobs", type=int, metavar="J", help="processes reading --sweep (default 1)")
     ev.add_argument("--json", action="store_true", help="print the full report as JSON")
-    ev.add_argument("--params", metavar="FILE", help="recognition parameters (JSON)")
-    _reader_arg(ev)
+    _max_pips_arg(ev)
     ev.add_argument("--quiet", action="store_true", help="no progress on stderr")
     ev.set_defaults(handler=_eval, parser=ev)
 
 
-def _reader_arg(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--reader",
-        choices=("classic", "staged"),
-        default="staged",
-        help="which tile reader: staged (default; vision.recognition.stages, the reader of "
-        "photos of any tile set, the one the table's run uses) or classic "
-        "(vision.recognition.reader: tuned to the rendered fixtures and one board set; takes "
-        "--params)",
-    )
+def _max_pips_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-pips",
         type=int,
         metavar="N",
-        help="the set's largest half: 6 for double-six (the staged reader's default), 9 for "
-        "double-nine (the classic reader's default)",
+        help="the set's largest half: 6 for double-six (the default), 9 for double-nine",
     )
 
 
-def _staged(args: argparse.Namespace) -> Any:
-    """The staged reader as ``(image, region=None) -> SceneReading``, or None for classic."""
+def _max_pips(args: argparse.Namespace) -> int:
+    """``--max-pips``, checked: 6 when not given."""
     if args.max_pips is not None and not 1 <= args.max_pips <= 9:
         args.parser.error(f"--max-pips must be 1 to 9, got {args.max_pips}")
-    if args.reader != "staged":
-        return None
-    if args.params:
-        args.parser.error("--params goes with the classic reader (--reader classic)")
-    from vision.recognition import stages
-
-    return functools.partial(stages.identify, max_pips=args.max_pips or 6)
-
-
-def _load_params(args: argparse.Namespace) -> Any:
-    """The classic reader's parameters: ``--params`` and ``--max-pips``; None for its own."""
-    from vision.recognition import RecognitionParams
-
-    params = RecognitionParams.load(args.params) if args.params else None
-    if args.max_pips is not None:
-        params = dataclasses.replace(params or RecognitionParams(), max_pips=args.max_pips)
-    return params
+    return 6 if args.max_pips is None else int(args.max_pips)
 
 
 def _identify(args: argparse.Namespace) -> int:
@@ -150,8 +120,7 @@ def _identify(args: argparse.Namespace) -> int:
     from vision.recognition import identify
     from vision.recognition.annotate import annotate
 
-    staged = _staged(args)
-    params = _load_params(args)
+    max_pips = _max_pips(args)
     region = _parse_region(args.parser, args.region)
     inputs, failures = _identify_inputs(args.images)
     several = len(inputs) > 1 or any(item.in_directory for item in inputs)
@@ -161,10 +130,7 @@ def _identify(args: argparse.Namespace) -> int:
     for item in inputs:
         try:
             image = read_image(item.path)
-            if staged is not None:
-                reading = staged(image, region=region)
-            else:
-                reading = identify(image, params, region=region)
+            reading = identify(image, region=region, max_pips=max_pips)
         except VisionError as exc:
             reason = exc.reason if isinstance(exc, ImageFileError) else str(exc)
             sys.stdout.flush()
@@ -320,8 +286,7 @@ def _eval(args: argparse.Namespace) -> int:
         parser.error("give one of DIR, --synthetic N or --sweep S")
     if args.sweep is None and (args.count, args.first, args.jobs) != (None, None, None):
         parser.error("--count, --first and --jobs go with --sweep")
-    reader = _staged(args)
-    params = _load_params(args)
+    max_pips = _max_pips(args)
     progress = None if args.quiet else _progress_printer()
     report: Report
     if args.synthetic is not None:
@@ -331,10 +296,8 @@ def _eval(args: argparse.Namespace) -> int:
             args.synthetic,
             seed=args.seed,
             pip_diameter_px=args.pip_diameter,
-            max_pips=args.max_pips or (6 if reader is not None else 9),
-            params=params,
+            max_pips=max_pips,
             progress=progress,
-            reader=reader,
         )
     elif args.sweep is not None:
         count = 600 if args.count is None else args.count
@@ -347,12 +310,11 @@ def _eval(args: argparse.Namespace) -> int:
             count,
             first=first,
             jobs=jobs,
-            params=params,
+            max_pips=max_pips,
             progress=progress,
-            reader=reader,
         )
     else:
-        report = evaluate_set(args.directory, params=params, progress=progress, reader=reader)
+        report = evaluate_set(args.directory, max_pips=max_pips, progress=progress)
     if args.json:
         print(json.dumps(report.summary(), indent=1))
     else:

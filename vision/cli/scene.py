@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO
 
 from vision.cli.args import seed_arg
 from vision.jsonfile import read_json
@@ -69,14 +69,7 @@ def register(
         help="read settled frames from truth.json instead of the recogniser",
     )
     track.add_argument("--json", action="store_true", help="one JSON event per line")
-    track.add_argument(
-        "--reader",
-        choices=("staged", "classic"),
-        default="staged",
-        help="the tile reader: staged (default, as the table's run reads: by windows round "
-        "what changed since the scene last tracked, for a double-six set) or classic "
-        "(vision.recognition.identify, whole frames)",
-    )
+    _whole_frames_arg(track)
     track.set_defaults(handler=_track)
 
     sweep = vision_sub.add_parser(
@@ -85,9 +78,9 @@ def register(
         "and compare with truth.json",
         description="Fixture i is the sample record of seed S+i rendered at sweep point i (light, "
         "blur, noise, JPEG, tilt, ...) at 1280x720, 1920x1080, 1600x900 in turn, written to "
-        "DIR/NN. Each is tracked with the tile reader (--reader) and its added tiles, their "
-        "order and their ends compared with truth.json. A measurement: exits 0 whatever the "
-        "outcome; 2 on bad input.",
+        "DIR/NN. Each is tracked with the tile reader as the table's run reads, and its added "
+        "tiles, their order and their ends compared with truth.json. A measurement: exits 0 "
+        "whatever the outcome; 2 on bad input.",
     )
     sweep.add_argument("--out", required=True, type=Path, metavar="DIR", help="where to render")
     sweep.add_argument("--count", type=int, default=12, metavar="N", help="fixtures (default 12)")
@@ -96,14 +89,7 @@ def register(
     sweep.add_argument("--height", type=int)
     sweep.add_argument("--json", action="store_true", help="one JSON object per fixture")
     sweep.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    sweep.add_argument(
-        "--reader",
-        choices=("staged", "classic"),
-        default="staged",
-        help="the tile reader to track with: staged (default, as the table's run reads: by "
-        "windows round what changed since the scene last tracked) or classic "
-        "(vision.recognition.identify, whole frames)",
-    )
+    _whole_frames_arg(sweep)
     sweep.set_defaults(handler=_track_sweep)
 
     render = fixture_sub.add_parser(
@@ -268,7 +254,7 @@ def _track(args: argparse.Namespace) -> int:
     recognize: Recognizer | None = None
     regional = None
     if not args.oracle:
-        recognize, regional = _reader(args.reader)
+        recognize, regional = _reader(whole_frames=args.whole_frames)
     result = track_fixture(args.fixture, recognize=recognize, regional=regional)
     for e in result.events:
         if args.json:
@@ -278,27 +264,32 @@ def _track(args: argparse.Namespace) -> int:
     return 0
 
 
-def _reader(name: str) -> tuple[Recognizer, RegionalParams | None]:
-    """The recogniser ``vision track`` and ``track-sweep`` read with: the staged reader by
-    windows round each change (as the table's run reads; the sample records and shipped
-    fixtures play a double-six set), or the classic reader on whole frames."""
+def _whole_frames_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--whole-frames",
+        action="store_true",
+        help="read each settled frame whole (default: as the table's run reads, by windows "
+        "round what changed since the scene last tracked)",
+    )
+
+
+def _reader(*, whole_frames: bool) -> tuple[Recognizer, RegionalParams | None]:
+    """The recogniser ``vision track`` and ``track-sweep`` read with: the tile reader for a
+    double-six set (the sample records and shipped fixtures play one), by windows round each
+    change as the table's run reads, or on ``whole_frames``."""
     import functools
-    import importlib
 
     from vision.errors import VisionError
     from vision.tracking.regional import RegionalParams
 
-    module = "vision.recognition.stages" if name == "staged" else "vision.recognition"
     try:
-        identify = importlib.import_module(module).identify
-    except (ImportError, AttributeError) as exc:
+        from vision.recognition import identify
+    except ImportError as exc:
         raise VisionError(
-            f"the recogniser ({module}.identify) is not available: use --oracle on a rendered "
-            "fixture"
+            "the recogniser (vision.recognition.identify) is not available: use --oracle on a "
+            "rendered fixture"
         ) from exc
-    if name == "staged":
-        return functools.partial(identify, max_pips=6), RegionalParams()
-    return cast("Recognizer", identify), None
+    return functools.partial(identify, max_pips=6), None if whole_frames else RegionalParams()
 
 
 def _track_sweep(args: argparse.Namespace) -> int:
@@ -322,7 +313,7 @@ def _track_sweep(args: argparse.Namespace) -> int:
         print(label, file=sys.stderr, flush=True)  # a log file gets one line per stage
         return None
 
-    recognize, regional = _reader(args.reader)
+    recognize, regional = _reader(whole_frames=args.whole_frames)
     equal = 0
     sweep = track_sweep(args.out, points, recognize=recognize, stage=stage, regional=regional)
     for k, r in enumerate(sweep, start=1):

@@ -9,7 +9,7 @@ turn unless a resolution is given. The same fixture comes out of::
     domino-table fixture render-record r.json --seed S+i --sweep i --width W --height H
 
 Each fixture is tracked with the recogniser given (by default ``vision.recognition.identify``
-on whole frames; the CLI passes the staged reader by windows, as the table's run reads) and
+on whole frames; the CLI reads by windows, as the table's run reads, unless told otherwise) and
 compared with its ``truth.json`` by :func:`vision.tracking.truth.compare_with_truth` (added
 tiles, their order and their ends). Where they differ, the truth oracle tracks the same video
 too, to tell a recognition failure from a tracking one.

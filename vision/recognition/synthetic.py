@@ -78,14 +78,15 @@ def render_scene(
     n_tiles: int = 28,
     tile_width_px: float | None = None,
     pip_diameter_px: float | None = None,
-    max_pips: int = 9,
+    max_pips: int = 6,
     rotation_deg: float | None = None,
     perspective: float = 0.05,
     noise: float = 4.0,
     blur: float = 0.6,
     tiles: tuple[tuple[int, int], ...] | None = None,
 ) -> SyntheticScene:
-    """Draw a scene. ``tiles`` forces the pip values (else random up to ``max_pips``).
+    """Draw a scene. ``tiles`` forces the pip values (else random up to ``max_pips``: a
+    double-six set unless told).
 
     The tile width is ``tile_width_px``, or ``pip_diameter_px / PIP_DIAMETER_REL``, or drawn
     at random in 26-40 px. Raises ``ValueError`` if the tiles do not fit in the image.

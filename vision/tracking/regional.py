@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.polygons import overlap_area
 from vision.types import SceneReading, TileReading
 
 Image = npt.NDArray[np.uint8]
@@ -39,7 +40,7 @@ Box = tuple[int, int, int, int]
 
 class WindowRecognizer(Protocol):
     """Reads the tiles of a BGR image, or of a ``window`` of it only (in the image's pixels)
-    (``vision.recognition.stages.identify`` fits)."""
+    (``vision.recognition.identify`` fits)."""
 
     def __call__(self, image: Image, /, *, window: Box | None = None) -> SceneReading: ...
 
@@ -179,7 +180,7 @@ def merge(
                 continue
             mine = np.array(t.corners, dtype=np.float32)
             area = float(cv2.contourArea(mine))
-            if any(cv2.intersectConvexConvex(mine, q)[0] > 0.25 * area for q in outlines):
+            if any(overlap_area(mine, q) > 0.25 * area for q in outlines):
                 continue
             new.append(t)
     tiles = sorted([*kept, *new], key=lambda t: (round(t.center[1]), t.center[0]))

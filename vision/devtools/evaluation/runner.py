@@ -35,7 +35,7 @@ from vision.devtools.evaluation.truth import (
 )
 from vision.errors import ImageReadError, InvalidImageError
 from vision.imageio import read_image
-from vision.recognition import RecognitionParams, identify
+from vision.recognition import StagedParams, identify
 from vision.recognition.synthetic import render_scene
 from vision.types import SceneReading
 
@@ -46,8 +46,10 @@ Reader = Callable[[npt.NDArray[np.uint8]], SceneReading]
 Report = EvalReport | CropReport | SceneReport
 
 
-def _reader(params: RecognitionParams | None) -> Reader:
-    return lambda image: identify(image, params)
+def _reader(params: StagedParams | None, max_pips: int = 6) -> Reader:
+    """The tile reader with ``params``, for a set whose largest half is ``max_pips`` (the
+    sets evaluated here are double-six unless drawn otherwise)."""
+    return lambda image: identify(image, params, max_pips=max_pips)
 
 
 def _score(item: TruthImage, reading: SceneReading) -> ImageResult:
@@ -63,13 +65,14 @@ def _score(item: TruthImage, reading: SceneReading) -> ImageResult:
 def evaluate_dir(
     directory: str | Path,
     *,
-    params: RecognitionParams | None = None,
+    params: StagedParams | None = None,
+    max_pips: int = 6,
     progress: Progress | None = None,
     reader: Reader | None = None,
 ) -> EvalReport:
     """Read and score every image of ``directory`` (ddd layout or generic truth)."""
     items = load_truth_dir(directory)
-    read = reader or _reader(params)
+    read = reader or _reader(params, max_pips)
     report = EvalReport(source=str(directory), kind=items[0].kind if items else "generic")
     for k, item in enumerate(items, 1):
         image = read_image(item.path)
@@ -98,14 +101,14 @@ def evaluate_synthetic(
     *,
     seed: int = 0,
     pip_diameter_px: float | None = None,
-    max_pips: int = 9,
-    params: RecognitionParams | None = None,
+    max_pips: int = 6,
+    params: StagedParams | None = None,
     progress: Progress | None = None,
     reader: Reader | None = None,
 ) -> EvalReport:
     """Draw ``count`` scenes (seeds ``seed..seed+count-1``) of a set whose largest half is
     ``max_pips``, read and score them."""
-    read = reader or _reader(params)
+    read = reader or _reader(params, max_pips)
     label = f"{count} scenes from seed {seed}" + (
         f", pip diameter {pip_diameter_px} px" if pip_diameter_px else ""
     )
@@ -147,13 +150,17 @@ def _scored(
 
 
 def _read_still(
-    seed: int, index: int, params: RecognitionParams | None, reader: Reader | None = None
+    seed: int,
+    index: int,
+    params: StagedParams | None,
+    max_pips: int = 6,
+    reader: Reader | None = None,
 ) -> ImageResult:
     from vision.devtools.render.stills import still_scene
 
     scene = still_scene(index, seed=seed)
     truth = {"tiles": scene.tiles}
-    read = reader or _reader(params)
+    read = reader or _reader(params, max_pips)
     return _scored(f"{seed}/{index:04d}", scene.image, truth, read, pip_diameter_px=scene.pip_px)
 
 
@@ -163,7 +170,8 @@ def evaluate_sweep(
     *,
     first: int = 0,
     jobs: int = 1,
-    params: RecognitionParams | None = None,
+    params: StagedParams | None = None,
+    max_pips: int = 6,
     progress: Progress | None = None,
     reader: Reader | None = None,
 ) -> EvalReport:
@@ -176,12 +184,14 @@ def evaluate_sweep(
     report = EvalReport(source=label, kind="generic")
     indices = range(first, first + count)
     if jobs <= 1 or reader is not None:
-        results: Iterable[ImageResult] = (_read_still(seed, i, params, reader) for i in indices)
+        results: Iterable[ImageResult] = (
+            _read_still(seed, i, params, max_pips, reader) for i in indices
+        )
         _collect(report, results, count, progress)
         return report
     context = multiprocessing.get_context("spawn")  # no fork of OpenCV's threads
     with ProcessPoolExecutor(max_workers=min(jobs, count), mp_context=context) as pool:
-        results = pool.map(_read_still, repeat(seed), indices, repeat(params))
+        results = pool.map(_read_still, repeat(seed), indices, repeat(params), repeat(max_pips))
         _collect(report, results, count, progress)
     return report
 
@@ -198,22 +208,29 @@ def _collect(
 def evaluate_set(
     directory: str | Path,
     *,
-    params: RecognitionParams | None = None,
+    params: StagedParams | None = None,
+    max_pips: int = 6,
     progress: Progress | None = None,
     reader: Reader | None = None,
 ) -> Report:
     """Takes an evaluation directory of any kind (ddd, generic, scenes, crops: told apart by
     :func:`~vision.devtools.evaluation.truth.detect_kind`); reads every image with ``reader``
-    (default:
-    :func:`vision.recognition.identify` with ``params``) and returns its report.
+    (default: :func:`vision.recognition.identify` with ``params`` and ``max_pips``) and
+    returns its report.
     :class:`~vision.errors.TruthFormatError` when the directory is of no kind or its truth is
     malformed."""
     kind = detect_kind(directory)
     if kind == "crops":
-        return evaluate_crops(directory, params=params, progress=progress, reader=reader)
+        return evaluate_crops(
+            directory, params=params, max_pips=max_pips, progress=progress, reader=reader
+        )
     if kind == "scenes":
-        return evaluate_scenes(directory, params=params, progress=progress, reader=reader)
-    return evaluate_dir(directory, params=params, progress=progress, reader=reader)
+        return evaluate_scenes(
+            directory, params=params, max_pips=max_pips, progress=progress, reader=reader
+        )
+    return evaluate_dir(
+        directory, params=params, max_pips=max_pips, progress=progress, reader=reader
+    )
 
 
 def _read_labelled(
@@ -234,7 +251,8 @@ def _read_labelled(
 def evaluate_crops(
     directory: str | Path,
     *,
-    params: RecognitionParams | None = None,
+    params: StagedParams | None = None,
+    max_pips: int = 6,
     progress: Progress | None = None,
     reader: Reader | None = None,
 ) -> CropReport:
@@ -242,7 +260,7 @@ def evaluate_crops(
     scores every photo (:func:`~vision.devtools.evaluation.labels.score_crop`) and returns the
     report. Photos that cannot be read are scored as missed, with the reason."""
     items = load_crops(directory)
-    read = reader or _reader(params)
+    read = reader or _reader(params, max_pips)
     results: list[CropResult] = []
     for k, item in enumerate(items, 1):
         tiles, seconds, error = _read_labelled(item, read)
@@ -258,7 +276,8 @@ def evaluate_crops(
 def evaluate_scenes(
     directory: str | Path,
     *,
-    params: RecognitionParams | None = None,
+    params: StagedParams | None = None,
+    max_pips: int = 6,
     progress: Progress | None = None,
     reader: Reader | None = None,
 ) -> SceneReport:
@@ -266,7 +285,7 @@ def evaluate_scenes(
     scores every photo (:func:`~vision.devtools.evaluation.labels.score_scene`) and returns the
     report. Photos that cannot be read have every labelled tile missed, with the reason."""
     items = load_scenes(directory)
-    read = reader or _reader(params)
+    read = reader or _reader(params, max_pips)
     results: list[SceneResult] = []
     for k, item in enumerate(items, 1):
         tiles, seconds, error = _read_labelled(item, read)

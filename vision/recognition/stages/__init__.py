@@ -1,4 +1,4 @@
-"""The staged tile reader, the one ``vision identify`` and ``vision eval`` read with.
+"""The tile reader (``vision.recognition.identify``), as stages.
 
 A short pipeline of explicit stages with typed values between them, every length in units of
 the scene's pip diameter so that one set of parameters serves tiles 20 to 300 px wide:

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.polygons import overlap_area
 from vision.recognition.stages.halves import Half
 from vision.recognition.stages.ink import Ink
 from vision.recognition.stages.outline import Proposal
@@ -68,7 +69,7 @@ def keep(reads: list[Read], p: StagedParams, *, contest: bool = True) -> list[Re
             xj, yj, wj, hj = boxes[j]
             if xj > xi + wi or xi > xj + wj or yj > yi + hi or yi > yj + hj:
                 continue
-            if _overlap(polys[i], polys[j]) > limit:
+            if overlap_area(polys[i], polys[j]) > limit:
                 near[i].add(j)
                 near[j].add(i)
     weight = [
@@ -94,11 +95,6 @@ def keep(reads: list[Read], p: StagedParams, *, contest: bool = True) -> list[Re
     return out
 
 
-def _overlap(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
-    """The area two convex outlines (``(4, 2)`` float32 corners) share."""
-    return float(cv2.intersectConvexConvex(a, b)[0])
-
-
 def clashing(reads: list[Read], others: list[Read], p: StagedParams) -> list[bool]:
     """For each of ``reads``, whether it clashes with one of ``others`` (see :func:`keep`)."""
     theirs = [r.proposal.corners().astype(np.float32) for r in others]
@@ -106,7 +102,7 @@ def clashing(reads: list[Read], others: list[Read], p: StagedParams) -> list[boo
     for r in reads:
         mine = r.proposal.corners().astype(np.float32)
         limit = p.clash_share * r.proposal.width**2
-        out.append(any(_overlap(mine, q) > limit for q in theirs))
+        out.append(any(overlap_area(mine, q) > limit for q in theirs))
     return out
 
 

@@ -1,4 +1,4 @@
-"""Parameters of the staged reader, in units of the scene's pip diameter ``d`` unless named."""
+"""Parameters of the tile reader, in units of the scene's pip diameter ``d`` unless named."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class StagedParams:
-    """Every threshold of the staged reader, in one place."""
+    """Every threshold of the tile reader, in one place."""
 
     #: Images whose long side is shorter than this are enlarged to it first (pixels).
     min_side_px: int = 320
@@ -140,8 +140,8 @@ class StagedParams:
     #: A half whose count the learned half reader gives less than this takes the count that
     #: reader gives at least ``adopt_p`` (pips off the grid the half was read on; the tile is
     #: then reported unsure); with none, the proposal is no tile (a half and the bare table
-    #: beside it, print, a shadow's edge).
-    refute_p: float = 0.02
+    #: beside it, print, a shadow's edge, where face-down backs overlap).
+    refute_p: float = 0.2
     adopt_p: float = 0.9
     #: A double blank round a bar seen whose outline is guessed from the bar (its edges not
     #: measured) needs the learned half reader to read both halves blank at least this.

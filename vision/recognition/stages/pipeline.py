@@ -1,4 +1,4 @@
-"""The staged reader's entry: image -> :class:`~vision.types.SceneReading`."""
+"""The tile reader's entry: image -> :class:`~vision.types.SceneReading`."""
 
 from __future__ import annotations
 
@@ -34,17 +34,16 @@ def identify(
     inside this polygon. ``max_pips``: the set's largest half (6 for double-six). ``window``:
     ``x0, y0, x1, y1``, only this rectangle of the image is read (the tiles still in the
     image's pixels). Raises :class:`~vision.errors.InvalidImageError` for an array that cannot
-    be an image, or a window that leaves less than 8x8 pixels of it.
+    be an image, a ``region`` of fewer than three finite points, or a window that leaves less
+    than 8x8 pixels of it.
 
     Each scale :func:`~.scale.candidates` offers is read (stages 2-6); the reading with the
     most tiles is kept; where none reads a tile, the scales seen closer are read too. A tile
     is sure only where the learned half reader agrees with both halves and no pip that no
     tile explains lies beside it."""
     p = params or _DEFAULT
-    if image.dtype != np.uint8 or image.ndim not in (2, 3) or min(image.shape[:2]) < 8:
-        raise InvalidImageError(
-            f"not an 8-bit image of at least 8x8 pixels: {image.shape} {image.dtype}"
-        )
+    _check_image(image)
+    poly = None if region is None else _polygon(region)
     full_h, full_w = image.shape[:2]
     x0, y0, x1, y1 = window or (0, 0, full_w, full_h)
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(full_w, x1), min(full_h, y1)
@@ -65,12 +64,36 @@ def identify(
             break
     if x0 or y0:
         tiles = tuple(t.shifted(x0, y0) for t in tiles)
-    if region is not None:
-        poly = np.array(region, dtype=np.float32)
+    if poly is not None:
         tiles = tuple(t for t in tiles if cv2.pointPolygonTest(poly, t.center, False) >= 0)
     tiles = tuple(sorted(tiles, key=lambda t: (round(t.center[1]), t.center[0])))
     length = 2 * float(np.median([_half_spacing(t) for t in tiles])) if tiles else 0.0
     return SceneReading(tiles, full_w, full_h, length)
+
+
+def _check_image(image: object) -> None:
+    """:class:`~vision.errors.InvalidImageError` unless ``image`` is an 8-bit grey, BGR or
+    BGRA array of at least 8x8 pixels."""
+    shape = getattr(image, "shape", None)
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
+        kind = getattr(image, "dtype", type(image).__name__)
+        raise InvalidImageError(f"not an 8-bit image array: {shape} {kind}")
+    if not (image.ndim == 2 or (image.ndim == 3 and image.shape[2] in (1, 3, 4))):
+        raise InvalidImageError(f"not a grey, BGR or BGRA image: shape {shape}")
+    if min(image.shape[:2]) < 8:
+        raise InvalidImageError(f"smaller than 8x8 pixels: shape {shape}")
+
+
+def _polygon(region: Sequence[Point]) -> npt.NDArray[np.float32]:
+    """``region`` as a ``(N, 2)`` float32 polygon; :class:`~vision.errors.InvalidImageError`
+    unless it has three or more finite points."""
+    try:
+        poly = np.array(region, dtype=np.float32).reshape(-1, 2)
+    except (TypeError, ValueError) as exc:
+        raise InvalidImageError(f"region is not a list of x, y points: {exc}") from None
+    if len(poly) < 3 or not np.isfinite(poly).all():
+        raise InvalidImageError(f"region needs three or more finite x, y points: {region!r}")
+    return poly
 
 
 def _half_spacing(tile: TileReading) -> float:
@@ -264,14 +287,14 @@ def _believable(
     read: arbitrate.Read, seen: ink.Ink, p: StagedParams, *, more_seen: bool = False
 ) -> bool:
     """A double blank has no pips to confirm it: it needs a bar seen (a tile lying face down is
-    a lone face too) and the learned half reader reading both halves blank at least ``agree_p``
-    (a back, the table, a sheet of paper), or ``blank_guess_p`` where its outline is guessed
-    from the bar (its edges not measured). A tile with a guessed outline needs both halves read
-    so by the learned half reader (or its counts taken where ``more_seen``: it read more pips
-    than the grid, whose positions a blurred half's weaker corner pips can fall between; a pip
-    is missed far more often than made up), and pips on both, or on one and a blank half that is
-    a lit face on a table darker than the faces (a blank half guessed beside a tile on a light
-    table is the table)."""
+    a lone face too) and the learned half reader reading both halves blank at least
+    ``agree_p`` (a back, the table, a sheet of paper), or ``blank_guess_p`` where its outline
+    is guessed from the bar (its edges not measured). A
+    tile with a guessed outline needs both halves read so by the learned half reader (or its
+    counts taken where ``more_seen``: it read more pips than the grid, whose positions a blurred
+    half's weaker corner pips can fall between; a pip is missed far more often than made up),
+    and pips on both, or on one and a blank half that is a lit face on a table darker than the
+    faces (a blank half guessed beside a tile on a light table is the table)."""
     blank = not any(h.pips for h in read.halves)
     if blank and (read.proposal.bar is None or read.agree < p.agree_p):
         return False

@@ -33,9 +33,12 @@ class Scale:
 
 
 def darkest_channel(image: U8) -> U8:
-    """``(H, W)`` uint8: the lowest of B, G, R per pixel (grey images pass through)."""
+    """``(H, W)`` uint8: the lowest of B, G, R per pixel (grey images, ``(H, W)`` or
+    ``(H, W, 1)``, pass through)."""
     if image.ndim == 2:
         return image
+    if image.shape[2] == 1:
+        return np.ascontiguousarray(image[:, :, 0])
     b, g, r = image[:, :, 0], image[:, :, 1], image[:, :, 2]
     return np.asarray(cv2.min(cv2.min(b, g), r), dtype=np.uint8)
 
