@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/pile_eval.py [--seeds LO HI] [--back light|dark|blue|all] [--json]
 
-Each pile (``vision.recognition.synthetic.face_down_pile``, 30 backs over each other) is read
+Each pile (``vision.devtools.synthetic.face_down_pile``, 30 backs over each other) is read
 as drawn and degraded 8 ways: blurred 0, 0.7, 1.0 and 1.5 px, each clean and with noise and
 JPEG 55 (``degraded``). Prints each image that read a tile (pips, centre, sure), then the
 total of invented tiles, how many of them sure, and of images with any. Light backs are the
@@ -27,8 +27,8 @@ JPEGS = (0, 55)
 def main(argv: list[str]) -> int:
     import cv2
 
+    from vision.devtools.synthetic import degraded, face_down_pile
     from vision.recognition import identify
-    from vision.recognition.synthetic import degraded, face_down_pile
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", nargs=2, type=int, default=(1, 13), metavar=("LO", "HI"))

@@ -22,8 +22,8 @@ def main(argv: list[str]) -> int:
     import cv2
 
     from vision.devtools.render.stills import still_scene
+    from vision.devtools.synthetic import render_scene
     from vision.recognition import identify
-    from vision.recognition.synthetic import render_scene
 
     cv2.setNumThreads(1)
     out: dict[str, object] = {}

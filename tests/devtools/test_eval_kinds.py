@@ -33,8 +33,8 @@ from vision.devtools.evaluation.labels import (
     score_crop,
     score_scene,
 )
+from vision.devtools.synthetic import render_scene
 from vision.errors import TruthFormatError
-from vision.recognition.synthetic import render_scene
 from vision.types import SURE_CONFIDENCE, HalfReading, SceneReading, TileReading
 
 DATASETS = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"

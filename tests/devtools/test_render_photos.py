@@ -33,7 +33,7 @@ from vision.devtools.render.photos import (
     render_table,
     table_look,
 )
-from vision.recognition.synthetic import SyntheticTile
+from vision.devtools.synthetic import SyntheticTile
 
 
 def _clean(look: Look, **changes: object) -> Look:

@@ -10,8 +10,8 @@ import pytest
 from recognition_support import ddd_dev_dir, match_scene
 
 from vision.devtools.evaluation.runner import read_image
+from vision.devtools.synthetic import render_scene
 from vision.recognition import identify
-from vision.recognition.synthetic import render_scene
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from vision.recognition.synthetic import SyntheticScene
+from vision.devtools.synthetic import SyntheticScene
 from vision.types import SceneReading
 
 REPO = Path(__file__).resolve().parents[2]

@@ -16,9 +16,9 @@ import pytest
 
 import vision.recognition
 from controller.cli import main
+from vision.devtools.synthetic import render_scene
 from vision.errors import ImageFileError, ImageReadError, ImageTooLargeError
 from vision.imageio import MAX_FILE_BYTES, image_header, read_image
-from vision.recognition.synthetic import render_scene
 from vision.types import HalfReading, SceneReading, TileReading
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.devtools.synthetic import degraded, face_down_pile
 from vision.errors import InvalidImageError, VisionError
 from vision.recognition import identify
-from vision.recognition.synthetic import degraded, face_down_pile
 
 
 @pytest.mark.parametrize(
@@ -58,7 +58,7 @@ def test_face_down_tiles_are_not_invented(back: tuple[int, int, int]) -> None:
 
 
 def test_non_contiguous_view_is_accepted_and_untouched() -> None:
-    from vision.recognition.synthetic import render_scene
+    from vision.devtools.synthetic import render_scene
 
     scene = render_scene(1, n_tiles=8)
     view = scene.image[:, ::-1]  # mirrored, not contiguous

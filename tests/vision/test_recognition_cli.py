@@ -10,7 +10,7 @@ import pytest
 from recognition_support import match_scene
 
 from controller.cli import main
-from vision.recognition.synthetic import render_scene
+from vision.devtools.synthetic import render_scene
 from vision.types import HalfReading, SceneReading, TileReading
 
 

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from recognition_support import match_scene
 
+from vision.devtools.synthetic import render_scene
 from vision.recognition import identify
-from vision.recognition.synthetic import render_scene
 
 # Every pip value 0-6 on both halves, doubles included (laid crosswise in the line).
 ALL_VALUES = tuple((a, (a * 3 + 1) % 7) for a in range(7)) + tuple((v, v) for v in range(7))

@@ -14,10 +14,10 @@ import pytest
 from vision.devtools.fixture_writer import render_fixture
 from vision.devtools.render.sample import sample_record
 from vision.devtools.render.scene import RenderParams
+from vision.devtools.synthetic import render_scene
 from vision.errors import InvalidImageError
 from vision.motion import SettleDetector, SettleParams
 from vision.recognition import stages
-from vision.recognition.synthetic import render_scene
 from vision.sources import Frame
 from vision.tracking.regional import (
     Box,

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from controller.cli import main
+from vision.devtools.synthetic import render_scene
 from vision.errors import InvalidImageError
 from vision.recognition.stages import (
     StagedParams,
@@ -25,7 +26,6 @@ from vision.recognition.stages import (
     pipeline,
     scale,
 )
-from vision.recognition.synthetic import render_scene
 
 P = StagedParams()
 

@@ -42,8 +42,7 @@ def run_benchmarks(quick: bool) -> list[dict[str, object]]:
             size = f"pip diameter {pip:g} px" if pip else "tile width 26-40 px"
             rows.append(
                 {
-                    "name": "vision.recognition.synthetic_tile_identity"
-                    + ("_pip4px" if pip else ""),
+                    "name": "vision.devtools.synthetic_tile_identity" + ("_pip4px" if pip else ""),
                     "value": round(100 * float(s["tile_accuracy"]), 3),  # type: ignore[arg-type]
                     "unit": "%",
                     "target": "100",
@@ -107,8 +106,8 @@ def _scene_rows(quick: bool) -> list[dict[str, object]]:
     """The reader's CPU time on 28-tile 1280x720 scenes of a double-six set: the whole
     frame, and a 320x320 window round one tile (what the table's run reads for a move, see
     :class:`vision.tracking.regional.RegionalReader`)."""
+    from vision.devtools.synthetic import render_scene
     from vision.recognition import identify
-    from vision.recognition.synthetic import render_scene
 
     scenes = [render_scene(seed, n_tiles=28) for seed in range(3 if quick else 10)]
     whole, window, right, total = [], [], 0, 0

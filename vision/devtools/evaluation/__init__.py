@@ -5,7 +5,7 @@
 generic
 evaluation directory and sums per-image scores (:mod:`vision.devtools.evaluation.scoring`) into an
 :class:`EvalReport`. ``evaluate_synthetic(N)`` does
-the same on scenes drawn by :mod:`vision.recognition.synthetic`, and ``write_synthetic_set``
+the same on scenes drawn by :mod:`vision.devtools.synthetic`, and ``write_synthetic_set``
 writes such scenes with their generic truth (the format a fixture renderer can emit).
 ``evaluate_sweep(SEED, N)`` reads the rendered still sweep ``fixture render-stills --seed SEED``
 in memory, in parallel if asked. ``evaluate_crops(DIR)`` scores photos of single tiles

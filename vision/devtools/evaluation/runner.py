@@ -33,10 +33,10 @@ from vision.devtools.evaluation.truth import (
     load_scenes,
     load_truth_dir,
 )
+from vision.devtools.synthetic import render_scene
 from vision.errors import ImageReadError, InvalidImageError
 from vision.imageio import read_image
 from vision.recognition import StagedParams, identify
-from vision.recognition.synthetic import render_scene
 from vision.types import SceneReading
 
 #: ``progress(done, total, name)`` is called after each image.

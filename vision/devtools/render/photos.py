@@ -42,7 +42,7 @@ from vision.devtools.render.photo_plane import (
     face_corners,
     photo_frame,
 )
-from vision.recognition.synthetic import SyntheticTile
+from vision.devtools.synthetic import SyntheticTile
 from vision.types import Point
 
 #: Long side of a crop, pixels, and the share of it the tile's length takes.
