@@ -381,7 +381,7 @@ def interior(t: TileReading, shape: tuple[int, int], inset: int = 5) -> np.ndarr
 
 def label_boxes(out: np.ndarray) -> list[tuple[int, int, int, int]]:
     """Bounding boxes (x, y, w, h) of the areas filled with the label colour."""
-    from vision.recognition.annotate import LABEL_BACKGROUND
+    from vision.annotate import LABEL_BACKGROUND
 
     filled = np.all(out == LABEL_BACKGROUND, axis=2).astype(np.uint8)
     # closed over the thin lines inside a box (between figures, round a legend sample)
@@ -408,7 +408,7 @@ SCENE = SceneReading(
 
 
 def test_annotate_returns_a_new_image_and_leaves_the_input_alone() -> None:
-    from vision.recognition.annotate import annotate
+    from vision.annotate import annotate
 
     image = noise(720, 1280)
     before = image.copy()
@@ -422,7 +422,7 @@ def test_annotate_returns_a_new_image_and_leaves_the_input_alone() -> None:
 
 
 def test_annotate_never_draws_over_a_tile_but_its_outline_and_middle_line() -> None:
-    from vision.recognition.annotate import annotate
+    from vision.annotate import annotate
 
     image = noise(720, 1280, seed=1)
     out = annotate(image, SCENE)
@@ -448,7 +448,7 @@ def test_annotate_never_draws_over_a_tile_but_its_outline_and_middle_line() -> N
 
 
 def test_annotate_tells_unsure_tiles_apart() -> None:
-    from vision.recognition.annotate import SURE_COLOUR, UNSURE_COLOUR, annotate
+    from vision.annotate import SURE_COLOUR, UNSURE_COLOUR, annotate
 
     image = noise(720, 1280, seed=2)
     sure_tile, unsure_tile = tile(300, 300, (6, 4), 0.95), tile(900, 300, (6, 4), 0.2)
@@ -468,7 +468,7 @@ def test_annotate_tells_unsure_tiles_apart() -> None:
 
 
 def test_annotate_draws_a_legend_with_both_colours() -> None:
-    from vision.recognition.annotate import LABEL_BACKGROUND, SURE_COLOUR, UNSURE_COLOUR, annotate
+    from vision.annotate import LABEL_BACKGROUND, SURE_COLOUR, UNSURE_COLOUR, annotate
 
     image = noise(720, 1280, seed=3)
     for reading in (SCENE, SceneReading((), 1280, 720)):
@@ -484,7 +484,7 @@ def test_annotate_draws_a_legend_with_both_colours() -> None:
 
 
 def test_a_small_crop_is_scaled_up_to_stay_legible() -> None:
-    from vision.recognition.annotate import MIN_SIDE, annotate
+    from vision.annotate import MIN_SIDE, annotate
 
     crop = noise(100, 100, seed=4)
     t = standing(50, 50, (5, 2), 0.3)
@@ -500,7 +500,7 @@ def test_a_small_crop_is_scaled_up_to_stay_legible() -> None:
 
 
 def test_a_tile_filling_the_image_gets_a_border_for_its_label() -> None:
-    from vision.recognition.annotate import annotate
+    from vision.annotate import annotate
 
     image = noise(480, 480, seed=5)
     big = TileReading(

@@ -688,3 +688,38 @@ def test_arbitration_keeps_one_of_two_outlines_of_a_tile_sharing_an_edge() -> No
     drawn = np.sort(reads[0].proposal.corners(), axis=0)
     assert np.allclose(drawn, np.sort(LONGER, axis=0), atol=0.01)
     assert len(arbitrate.keep(reads, P)) == 1
+
+
+def _view_of(image: np.ndarray) -> pipeline._View:
+    grey = scale.darkest_channel(image)
+    found = scale.candidates(grey, P)[0]
+    assert found.factor == 1.0
+    seen = ink.find(grey, found.pip_px, P, found.blobs)
+    spots = scale.components(((seen.mask > 0) & (seen.thin == 0)).astype(np.uint8))[3][1:]
+    return pipeline._View(grey, seen, P, 6, spots)
+
+
+def test_a_line_guess_is_read_only_with_pips_on_both_sides_or_a_lit_face() -> None:
+    """Guesses with no pip within a tile's reach on both sides of their bar are not read (a
+    tile guessed there could never be believed); one beside a tile's end on a dark table,
+    its other side a lit face, is."""
+    width = 40
+    scene = render_scene(3, width=400, height=300, n_tiles=1, tiles=((3, 5),), tile_width_px=width)
+    view = _view_of(scene.image)
+    assert view.seen.table < view.seen.lit  # a dark table
+    (ax, ay), (bx, by) = scene.tiles[0].centers
+    along = np.array([bx - ax, by - ay]) / math.dist((ax, ay), (bx, by))
+    across = (float(-along[1]), float(along[0]))
+    centre = ((ax + bx) / 2, (ay + by) / 2)
+    on_tile = bars.Bar(centre, across, P.bar_width_share * width)
+    far = bars.Bar((20.0, 20.0), across, P.bar_width_share * width)
+    end = (bx + along[0] * width / 2, by + along[1] * width / 2)  # the tile's end, table beyond
+    at_end = bars.Bar((float(end[0]), float(end[1])), across, P.bar_width_share * width)
+    kept = pipeline._with_pips([on_tile, far, at_end], view)
+    assert kept == [on_tile]
+    # the same beyond the end, over a lit face: a blank half may be read there
+    lit = view.seen.face.copy()
+    x, y = int(end[0] + along[0] * width / 2), int(end[1] + along[1] * width / 2)
+    lit[y - 6 : y + 7, x - 6 : x + 7] = 255
+    view = replace(view, seen=replace(view.seen, face=lit))
+    assert pipeline._with_pips([on_tile, far, at_end], view) == [on_tile, at_end]

@@ -115,10 +115,10 @@ def _max_pips(args: argparse.Namespace) -> int:
 
 
 def _identify(args: argparse.Namespace) -> int:
+    from vision.annotate import annotate
     from vision.errors import ImageFileError, VisionError, printable
     from vision.imageio import read_image
     from vision.recognition import identify
-    from vision.recognition.annotate import annotate
 
     max_pips = _max_pips(args)
     region = _parse_region(args.parser, args.region)

@@ -110,6 +110,9 @@ class _View:
     seen: ink.Ink
     p: StagedParams
     max_pips: int
+    #: ``(N, 2)``: the centres of the pieces of ink that are not thin (pips, and what is
+    #: round or thick enough to be read as one).
+    spots: npt.NDArray[np.float64]
 
 
 def _read_at(
@@ -126,7 +129,8 @@ def _read_at(
     proposals = outline.propose(found_bars, seen, p)
     proposals += outline.from_bars(found_bars, proposals, seen.pip_px, p)
     proposals += outline.propose(bars.lone_faces(seen, p), seen, p, guessed=True)
-    view = _View(work, seen, p, max_pips)
+    spots = scale.components(((seen.mask > 0) & (seen.thin == 0)).astype(np.uint8))[3][1:]
+    view = _View(work, seen, p, max_pips, spots)
     readable = _readable(proposals, view)
     kept = arbitrate.keep(readable, p, contest=False)
     if len(kept) >= p.min_tiles_for_width:
@@ -233,6 +237,7 @@ def _guessed(
     """The tiles read round bars guessed where none was seen: each measured round its bar
     and as a tile of ``width`` (or as wide as the bar suggests), read as guesses (see
     :func:`_believable`)."""
+    guesses = _with_pips(guesses, view)
     if not guesses:
         return []
     seen, p = view.seen, view.p
@@ -240,6 +245,37 @@ def _guessed(
         guesses, [], seen.pip_px, p
     )
     return _readable([replace(q, measured=False, bar=None) for q in props], view, known=known)
+
+
+def _with_pips(guesses: list[bars.Bar], view: _View) -> list[bars.Bar]:
+    """The ``guesses`` a tile may be read round (see :func:`_believable`): with a spot of ink
+    on each side of the bar within a tile's reach (the farthest its sides and ends are looked
+    for, and a pip's diameter more), or on one side where the other is a lit face on a table
+    darker than the faces. A guess with no pip to read is not measured or read at all."""
+    if not guesses or len(view.spots) == 0:
+        return []
+    p, d = view.p, view.seen.pip_px
+    c = np.array([g.center for g in guesses], dtype=np.float64)  # (G, 2)
+    u = np.array([g.direction for g in guesses], dtype=np.float64)
+    n = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    width = np.array([g.length for g in guesses]) / p.bar_width_share
+    rel = view.spots[None, :, :] - c[:, None, :]  # (G, N, 2)
+    along = np.einsum("gnk,gk->gn", rel, n)
+    across = np.abs(np.einsum("gnk,gk->gn", rel, u))
+    # a side is looked for within side_search_known of the scene's width, or where none is
+    # known yet, within side_search of the width the pip size suggests
+    side = np.maximum(p.side_search_known[1] * width, p.side_search[1] * d / p.pip_width_ratio)
+    reach = p.end_search[1] * 2 * side + d
+    near = across <= (side + d)[:, None]
+    ahead = (near & (along > 0) & (along <= reach[:, None])).any(axis=1)
+    behind = (near & (along < 0) & (along >= -reach[:, None])).any(axis=1)
+    lit = np.zeros(len(guesses), dtype=bool)
+    one = ahead ^ behind
+    if one.any():
+        side = np.where(ahead, -1.0, 1.0)[:, None] * n * (width / 2)[:, None]
+        lit = one & _on_face(c + side, view.seen, lit=True)
+    keep = (ahead & behind) | lit
+    return [g for g, k in zip(guesses, keep, strict=True) if k]
 
 
 def _on_face(
