@@ -42,7 +42,8 @@ def run_benchmarks(quick: bool) -> list[dict[str, object]]:
             size = f"pip diameter {pip:g} px" if pip else "tile width 26-40 px"
             rows.append(
                 {
-                    "name": "vision.recognition.synthetic_tile_identity" + ("_pip4px" if pip else ""),
+                    "name": "vision.recognition.synthetic_tile_identity"
+                    + ("_pip4px" if pip else ""),
                     "value": round(100 * float(s["tile_accuracy"]), 3),  # type: ignore[arg-type]
                     "unit": "%",
                     "target": "100",
