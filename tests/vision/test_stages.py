@@ -695,8 +695,7 @@ def _view_of(image: np.ndarray) -> pipeline._View:
     found = scale.candidates(grey, P)[0]
     assert found.factor == 1.0
     seen = ink.find(grey, found.pip_px, P, found.blobs)
-    spots = scale.components(((seen.mask > 0) & (seen.thin == 0)).astype(np.uint8))[3][1:]
-    return pipeline._View(grey, seen, P, 6, spots)
+    return pipeline._View(grey, seen, P, 6, arbitrate.spots(seen)[1])
 
 
 def test_a_line_guess_is_read_only_with_pips_on_both_sides_or_a_lit_face() -> None:

@@ -173,19 +173,31 @@ def _forced(left: frozenset[int], near: list[set[int]], weight: list[float]) -> 
     return None
 
 
-def unexplained_pips(kept: list[Read], ink: Ink, p: StagedParams) -> list[tuple[float, float]]:
-    """Centres (working px) of the round ink blobs of about a pip's size that lie outside
-    every kept tile (by more than ``loose_margin`` of its width: outlines are measured to a
-    few pixels)."""
-    d = ink.pip_px
-    pips = ((ink.mask > 0) & (ink.thin == 0)).astype(np.uint8)
-    n, _, stats, centres = components(pips)
+def spots(ink: Ink) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """The pieces of ink that are not thin (pips, and what is round or thick enough to be
+    read as one): their :func:`~.scale.components` statistics and centres (working px), the
+    background left out."""
+    _, _, stats, centres = components(((ink.mask > 0) & (ink.thin == 0)).astype(np.uint8))
+    return stats[1:], centres[1:]
+
+
+def unexplained_pips(
+    kept: list[Read],
+    found: tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]],
+    pip_px: float,
+    p: StagedParams,
+) -> list[tuple[float, float]]:
+    """Centres (working px) of the round ink blobs of about a pip's size among the
+    :func:`spots` ``found`` that lie outside every kept tile (by more than ``loose_margin``
+    of its width: outlines are measured to a few pixels)."""
+    stats, centres = found
+    d = pip_px
     area = np.pi * d * d / 4
     outlines = [
         (r.proposal.corners().astype(np.float32), p.loose_margin * r.proposal.width) for r in kept
     ]
     out: list[tuple[float, float]] = []
-    for i in range(1, n):
+    for i in range(len(stats)):
         w, h, a = (int(v) for v in stats[i][2:])
         if not (0.3 * area <= a <= 2.5 * area) or max(w, h) > 2 * min(w, h) + 2:
             continue

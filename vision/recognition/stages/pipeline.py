@@ -110,8 +110,7 @@ class _View:
     seen: ink.Ink
     p: StagedParams
     max_pips: int
-    #: ``(N, 2)``: the centres of the pieces of ink that are not thin (pips, and what is
-    #: round or thick enough to be read as one).
+    #: ``(N, 2)``: the centres of the :func:`~.arbitrate.spots` (pieces of ink not thin).
     spots: npt.NDArray[np.float64]
 
 
@@ -129,8 +128,8 @@ def _read_at(
     proposals = outline.propose(found_bars, seen, p)
     proposals += outline.from_bars(found_bars, proposals, seen.pip_px, p)
     proposals += outline.propose(bars.lone_faces(seen, p), seen, p, guessed=True)
-    spots = scale.components(((seen.mask > 0) & (seen.thin == 0)).astype(np.uint8))[3][1:]
-    view = _View(work, seen, p, max_pips, spots)
+    found_spots = arbitrate.spots(seen)
+    view = _View(work, seen, p, max_pips, found_spots[1])
     readable = _readable(proposals, view)
     kept = arbitrate.keep(readable, p, contest=False)
     if len(kept) >= p.min_tiles_for_width:
@@ -150,7 +149,7 @@ def _read_at(
     if kept:
         readable += _follow_lines(kept, readable, view)
     kept = arbitrate.keep(readable, p)
-    loose = arbitrate.unexplained_pips(kept, seen, p)
+    loose = arbitrate.unexplained_pips(kept, found_spots, seen.pip_px, p)
     return tuple(_tile(r, f, doubted=_doubted(r, seen, loose, p)) for r in kept)
 
 
