@@ -722,3 +722,8 @@ def test_a_line_guess_is_read_only_with_pips_on_both_sides_or_a_lit_face() -> No
     lit[y - 6 : y + 7, x - 6 : x + 7] = 255
     view = replace(view, seen=replace(view.seen, face=lit))
     assert pipeline._with_pips([on_tile, far, at_end], view) == [on_tile, at_end]
+
+
+@pytest.mark.parametrize("width", [30, 40, 60])
+def test_a_double_blank_on_its_own_shows_its_sides_and_is_read(width: int) -> None:
+    assert [tuple(t.pips) for t in identify(_single(0, 0, width)).tiles] == [(0, 0)]

@@ -312,7 +312,7 @@ def _readable(
             pair, agree, learned = settled
             read = replace(r, halves=pair, agree=agree, learned=learned)
             more = all((b.pips or 0) >= (a.pips or 0) for a, b in zip(r.halves, pair, strict=True))
-            if _believable(read, seen, p, more_seen=more):
+            if _believable(read, seen, p, more_seen=more) and _bounded(read, view):
                 out.append(read)
     outlines = [r.proposal.corners().astype(np.float32) for r in [*known, *out]]
     return [replace(r, inline=arbitrate.inline_double(r, seen, p, outlines)) for r in out]
@@ -341,6 +341,36 @@ def _believable(
         return False
     empty = [h.center for h in read.halves if not h.pips]
     return not empty or bool(_on_face(np.array(empty, dtype=np.float64), seen, lit=True).all())
+
+
+def _bounded(read: arbitrate.Read, view: _View) -> bool:
+    """Whether a double blank (no pips to confirm it) shows the sides of both halves: across
+    each side (a band 0.4 widths wide, at four places along the half) the grey level ranges,
+    at the median, by ``blank_side_share`` of the distance between the face's level at the
+    half's centre and the table's. A tile's side meets the table, or a seam where a tile
+    touches it; where a light back lies across another on a pile, its edge for a bar, the
+    square beyond the edge is the upper back, which runs on past the "tile's" sides. Tiles
+    with pips are not looked at."""
+    if any(h.pips for h in read.halves):
+        return True
+    seen, grey, prop = view.seen, view.grey, read.proposal
+    u, n, w = np.array(prop.across), np.array(prop.axis), prop.width
+    along = np.array([-0.3, -0.1, 0.1, 0.3]) * w
+    across = np.linspace(-0.2, 0.2, 9) * w
+    h, wd = grey.shape
+    for half in read.halves:
+        c = np.array(half.center)
+        cx, cy = (int(np.clip(round(v), 0, m - 1)) for v, m in ((c[0], wd), (c[1], h)))
+        need = view.p.blank_side_share * abs(float(seen.face[cy, cx]) - seen.table)
+        for sign in (-1.0, 1.0):
+            offsets = (sign * w / 2 + across)[None, :, None] * u + along[:, None, None] * n
+            pts = c + offsets  # (4 places, 9 samples across, 2)
+            xs = np.clip(np.rint(pts[..., 0]), 0, wd - 1).astype(np.intp)
+            ys = np.clip(np.rint(pts[..., 1]), 0, h - 1).astype(np.intp)
+            values = grey[ys, xs].astype(np.float64)
+            if float(np.median(values.max(axis=1) - values.min(axis=1))) < need:
+                return False
+    return True
 
 
 def settle(
