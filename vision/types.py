@@ -6,6 +6,7 @@ millimetres where a docstring says so).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 Point = tuple[float, float]
@@ -48,6 +49,12 @@ class TileReading:
     def center(self) -> Point:
         (ax, ay), (bx, by) = self.halves[0].center, self.halves[1].center
         return ((ax + bx) / 2.0, (ay + by) / 2.0)
+
+    @property
+    def half_spacing(self) -> float:
+        """The distance between the two half centres: half the tile's length."""
+        (ax, ay), (bx, by) = self.halves[0].center, self.halves[1].center
+        return math.hypot(ax - bx, ay - by)
 
     def shifted(self, dx: float, dy: float) -> TileReading:
         """The tile moved by ``(dx, dy)`` pixels (from a crop's pixels to its frame's, say)."""

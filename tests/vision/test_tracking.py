@@ -696,3 +696,10 @@ def test_a_later_reading_that_loses_the_line_is_not_taken_for_a_clean_one() -> N
         ((6, 1), "right"),
     ]
     assert not recognise.readings
+
+
+def test_a_tiles_half_spacing_is_the_distance_between_its_half_centres() -> None:
+    halves = (HalfReading((10.0, 20.0), 3), HalfReading((13.0, 24.0), 5))
+    tile = TileReading(((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)), halves, 0.9)
+    assert tile.half_spacing == pytest.approx(5.0)
+    assert tile.shifted(7.0, -2.0).half_spacing == pytest.approx(5.0)

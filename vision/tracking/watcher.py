@@ -8,6 +8,7 @@ frames' own timeline, and recognition only of settled frames, whose readings it 
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -190,11 +191,7 @@ def _holds(reading: SceneReading, tile: TileReading) -> bool:
 
 def _alike(a: TileReading, b: TileReading) -> bool:
     """The same pips, their centres nearer than half a tile length."""
-    (ax, ay), (bx, by) = a.halves[0].center, a.halves[1].center
-    cx, cy = a.center
-    dx, dy = b.center
-    near = (cx - dx) ** 2 + (cy - dy) ** 2 < (ax - bx) ** 2 + (ay - by) ** 2
-    return sorted(a.pips) == sorted(b.pips) and near
+    return sorted(a.pips) == sorted(b.pips) and math.dist(a.center, b.center) < a.half_spacing
 
 
 def reads_cleanly(events: Sequence[SceneEvent]) -> bool:

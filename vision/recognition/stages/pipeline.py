@@ -67,7 +67,7 @@ def identify(
     if poly is not None:
         tiles = tuple(t for t in tiles if cv2.pointPolygonTest(poly, t.center, False) >= 0)
     tiles = tuple(sorted(tiles, key=lambda t: (round(t.center[1]), t.center[0])))
-    length = 2 * float(np.median([_half_spacing(t) for t in tiles])) if tiles else 0.0
+    length = 2 * float(np.median([t.half_spacing for t in tiles])) if tiles else 0.0
     return SceneReading(tiles, full_w, full_h, length)
 
 
@@ -94,11 +94,6 @@ def _polygon(region: Sequence[Point]) -> npt.NDArray[np.float32]:
     if len(poly) < 3 or not np.isfinite(poly).all():
         raise InvalidImageError(f"region needs three or more finite x, y points: {region!r}")
     return poly
-
-
-def _half_spacing(tile: TileReading) -> float:
-    (ax, ay), (bx, by) = tile.halves[0].center, tile.halves[1].center
-    return float(np.hypot(ax - bx, ay - by))
 
 
 @dataclass(frozen=True, slots=True)
