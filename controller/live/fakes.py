@@ -45,11 +45,13 @@ class FakeMqttClient:
         self.on_connect_fail: Any = None
         self.on_disconnect: Any = None
         self.on_message: Any = None
+        self.on_subscribe: Any = None
         self.will: FakeMessage | None = None
         self.connected = False
         self.started = False
         self.published: list[FakeMessage] = []
         self.subscriptions: list[str] = []
+        self.unacked: list[tuple[int, int]] = []  # (mid, how many filters) not yet SUBACKed
 
     # paho's surface
     def will_set(self, topic: str, payload: bytes, qos: int, retain: bool) -> None:
@@ -73,17 +75,32 @@ class FakeMqttClient:
         self.published.append(FakeMessage(topic, payload, qos, retain))
         return _Info(MQTT_ERR_SUCCESS)
 
-    def subscribe(self, topic: str, qos: int) -> tuple[int, int]:
-        self.subscriptions.append(topic)
-        return (MQTT_ERR_SUCCESS, len(self.subscriptions))
+    def subscribe(self, topic: str | list[tuple[str, int]], qos: int = 0) -> tuple[int, int]:
+        topics = [topic] if isinstance(topic, str) else [t for t, _ in topic]
+        self.subscriptions += topics
+        mid = len(self.subscriptions)
+        self.unacked.append((mid, len(topics)))
+        return (MQTT_ERR_SUCCESS, mid)
 
     # driving it
-    def connect(self, *, refused: bool = False) -> None:
-        """The broker answers CONNACK (accepted, or refused)."""
+    def connect(self, *, refused: bool = False, suback: bool = True) -> None:
+        """The broker answers CONNACK (accepted, or refused), then (``suback``) the SUBACK of
+        every subscription made on connecting, all granted."""
         self.connected = not refused
         self.on_connect(
             self, None, {}, _Reason(refused, "Not authorized" if refused else "Success"), None
         )
+        if suback:
+            self.ack_subscriptions()
+
+    def ack_subscriptions(self, *, refused: bool = False) -> None:
+        """The broker answers SUBACK to every SUBSCRIBE not yet answered (each filter granted,
+        or each refused)."""
+        pending, self.unacked = self.unacked, []
+        for mid, n in pending:
+            if self.on_subscribe is not None:
+                reason = _Reason(refused, "Not authorized" if refused else "Granted QoS 1")
+                self.on_subscribe(self, None, mid, [reason] * n, None)
 
     def fail_connect(self, error: OSError) -> None:
         """A connection attempt fails before any answer; like paho, the callback runs while the

@@ -46,12 +46,15 @@ class ScoreboardFeed:
         self._resync_timer: threading.Timer | None = None
         self.resyncs = 0
         self.connected = False
+        self._filters = scoreboard_filters(settings.root)
+        self._subscribe_mid: int | None = None  # the SUBSCRIBE made on connecting
         self._stopping = False
         client_id = settings.client_id or f"domino-scoreboard-{uuid.uuid4().hex[:8]}"
         self._client = client_factory(client_id, settings)
         self._client.on_connect = self._handle_connect
         self._client.on_disconnect = self._handle_disconnect
         self._client.on_message = self._handle_message
+        self._client.on_subscribe = self._handle_subscribe
 
     def start(self) -> None:
         addr = self._settings.address()
@@ -88,10 +91,24 @@ class ScoreboardFeed:
             log.warning("broker refused the scoreboard: %s", reason)
             return
         self.connected = True
-        for topic in scoreboard_filters(self._settings.root):
-            client.subscribe(topic, qos=1)
-        self._store.set_broker(True)
+        # every filter in one SUBSCRIBE, and the broker counts as up once its SUBACK is back:
+        # from then on every table's messages reach the board (a filter granted alone first
+        # could let a table's retained state arrive while its events still go nowhere)
+        _, mid = client.subscribe([(topic, 1) for topic in self._filters])
+        with self._resync_lock:
+            self._subscribe_mid = mid
         log.info("scoreboard connected to %s", self._settings.address().url())
+
+    def _handle_subscribe(
+        self, client: MqttClient, userdata: object, mid: int, reasons: Any, props: object
+    ) -> None:
+        with self._resync_lock:
+            if mid != self._subscribe_mid:
+                return  # a resync's SUBACK
+        refused = [t for t, r in zip(self._filters, reasons, strict=False) if r.is_failure]
+        if refused:
+            log.warning("the broker refused the scoreboard's subscription to %s", refused)
+        self._store.set_broker(True)
         self._notify(Outcome(None, changed=True))
 
     def _handle_disconnect(

@@ -53,6 +53,7 @@ class MqttClient(Protocol):
     on_connect_fail: Any
     on_disconnect: Any
     on_message: Any
+    on_subscribe: Any
 
     def will_set(self, topic: str, payload: bytes, qos: int, retain: bool) -> Any: ...
 
@@ -66,7 +67,7 @@ class MqttClient(Protocol):
 
     def publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> Any: ...
 
-    def subscribe(self, topic: str, qos: int) -> Any: ...
+    def subscribe(self, topic: str | list[tuple[str, int]], qos: int = 0) -> Any: ...
 
 
 ClientFactory = Callable[[str, MqttSettings], MqttClient]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import time
+
+from pytest import LogCaptureFixture
 
 from controller.live.examples import example_body
 from controller.live.fakes import FakeMqttClient
@@ -46,6 +49,22 @@ def test_subscribes_on_every_connect_and_tracks_the_broker() -> None:
     assert not store.broker_up and not feed.publish("x", b"")
     client.connect()
     assert len(client.subscriptions) == 8
+
+
+def test_the_broker_is_up_only_once_every_filter_is_granted(caplog: LogCaptureFixture) -> None:
+    """Connected is not enough: until the SUBACK a table's messages can go nowhere, so the
+    board does not say the broker is up before it (one SUBSCRIBE carries every filter)."""
+    _, client, store, changes, _ = make()
+    client.connect(suback=False)
+    assert not store.broker_up and not changes
+    assert len(client.unacked) == 1 and client.unacked[0][1] == 4  # one packet, four filters
+    client.ack_subscriptions()
+    assert store.broker_up and changes[-1].table is None
+    client.drop()
+    client.connect(suback=False)
+    with caplog.at_level(logging.WARNING):
+        client.ack_subscriptions(refused=True)
+    assert "refused the scoreboard's subscription" in caplog.text and "events" in caplog.text
 
 
 def test_a_gap_resubscribes_to_the_state_filter_rate_limited() -> None:
