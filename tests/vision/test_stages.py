@@ -307,6 +307,32 @@ def test_a_lone_blurred_tile_among_round_blotches_is_read_from_closer(seed: int)
     assert [sorted(t.pips) for t in identify(image).tiles] == [[6, 6]]
 
 
+def _pips_on_a_face(rough_rim: bool) -> np.ndarray:
+    """Six round pips 36-52 px wide on a light face in a 1280x720 frame; ``rough_rim``: each
+    pip's outer rim is a 1 px checkerboard, round only where a reduced view averages it."""
+    h, w = 720, 1280
+    yy, xx = np.mgrid[0:h, 0:w]
+    image = np.full((h, w), 200, np.uint8)
+    for cx, cy in ((400, 300), (520, 300), (640, 300), (400, 430), (520, 430), (640, 430)):
+        r = np.hypot(xx - cx, yy - cy)
+        image[r < 18] = 30
+        if rough_rim:
+            image[(r >= 18) & (r < 26) & ((yy + xx) % 2 == 0)] = 30
+    return image
+
+
+def test_large_pips_a_reduced_view_measures_set_the_scale_where_the_wide_view_loses_them() -> None:
+    # six pips are too few to trust in the reduced view, so the blobs are looked for again in
+    # the whole frame, where the pips' rough outlines are not round: the reduced view's stand
+    blobs, seen_at = scale._round_blobs_seen(_pips_on_a_face(rough_rim=True), P)
+    assert len(blobs) == 6 and seen_at == 0.0
+    assert np.median(blobs[:, 2]) == pytest.approx(52, rel=0.1)
+    # where the wide view sees them too, each pip is counted once, as the wide view sees it
+    blobs, seen_at = scale._round_blobs_seen(_pips_on_a_face(rough_rim=False), P)
+    assert len(blobs) == 6 and seen_at == 1.0
+    assert np.median(blobs[:, 2]) == pytest.approx(36, rel=0.1)
+
+
 def test_only_lone_faces_wholly_in_view_suggest_a_pip_size() -> None:
     # a light tile 20 x 40 on a dark table, and a light strip of the same shape cut by the
     # frame's edge

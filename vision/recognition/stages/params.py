@@ -146,10 +146,13 @@ class StagedParams:
     #: A double blank round a bar seen whose outline is guessed from the bar (its edges not
     #: measured) needs the learned half reader to read both halves blank at least this.
     blank_guess_p: float = 0.97
-    #: Each half of a double blank shows both its sides: across each, the grey level ranges by
-    #: at least this share of how far the face there is from the table's level (a square of a
-    #: face-down back under another's edge runs on past its sides).
+    #: Each blank half shows both its sides: across each, the grey level ranges by at least
+    #: this share of how far the face there is from the table's level (a square of a
+    #: face-down back under another's edge runs on past its sides) ...
     blank_side_share: float = 0.12
+    #: ... and by at least this share of the ink level (a "half" beyond a tile's edge, read
+    #: as a bar, on a table as light as the face).
+    blank_edge_share: float = 0.2
     #: Two proposals clash when they overlap by more than this share of a half's area.
     clash_share: float = 0.2
     #: A tile kept weighs ``1 + tile_conf_weight * confidence + tile_pip_weight * pips``: the

@@ -339,14 +339,16 @@ def _believable(
 
 
 def _bounded(read: arbitrate.Read, view: _View) -> bool:
-    """Whether a double blank (no pips to confirm it) shows the sides of both halves: across
-    each side (a band 0.4 widths wide, at four places along the half) the grey level ranges,
-    at the median, by ``blank_side_share`` of the distance between the face's level at the
-    half's centre and the table's. A tile's side meets the table, or a seam where a tile
-    touches it; where a light back lies across another on a pile, its edge for a bar, the
-    square beyond the edge is the upper back, which runs on past the "tile's" sides. Tiles
+    """Whether each blank half of ``read`` (no pips to confirm it) shows both its sides:
+    across each side (a band 0.4 widths wide, at four places along the half) the grey level
+    ranges, at the median, by ``blank_side_share`` of the distance between the face's level
+    at the half's centre and the table's, and by ``blank_edge_share`` of the ink level. A
+    tile's side meets the table, or a seam where a tile touches it. Where the edge of a tile
+    and its shadow on a light table are read as a bar, the "blank half" beyond is the table,
+    with no sides; where a light back lies across another on a pile, its edge for a bar, the
+    square beyond the edge is the upper back, which runs on past the "tile's" sides. Halves
     with pips are not looked at."""
-    if any(h.pips for h in read.halves):
+    if all(h.pips for h in read.halves):
         return True
     seen, grey, prop = view.seen, view.grey, read.proposal
     u, n, w = np.array(prop.across), np.array(prop.axis), prop.width
@@ -354,9 +356,14 @@ def _bounded(read: arbitrate.Read, view: _View) -> bool:
     across = np.linspace(-0.2, 0.2, 9) * w
     h, wd = grey.shape
     for half in read.halves:
+        if half.pips:
+            continue
         c = np.array(half.center)
         cx, cy = (int(np.clip(round(v), 0, m - 1)) for v, m in ((c[0], wd), (c[1], h)))
-        need = view.p.blank_side_share * abs(float(seen.face[cy, cx]) - seen.table)
+        need = max(
+            view.p.blank_side_share * abs(float(seen.face[cy, cx]) - seen.table),
+            view.p.blank_edge_share * seen.threshold,
+        )
         for sign in (-1.0, 1.0):
             offsets = (sign * w / 2 + across)[None, :, None] * u + along[:, None, None] * n
             pts = c + offsets  # (4 places, 9 samples across, 2)

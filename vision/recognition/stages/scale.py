@@ -102,19 +102,31 @@ def _round_blobs_seen(
     """The round dark blobs (``(N, 3)`` ``x, y, diameter``, input pixels) seen in a view
     ``side`` (default ``scale_view_px``) wide, or twice that where the blobs found are too
     small or too few to trust there (pips of small tiles in a large frame); and the scale of
-    that view."""
+    the view they were all seen in (0 where some come from the reduced view).
+
+    The wider view keeps the blobs of the reduced one that were large enough to measure there
+    (``min_view_pip_px``) and that it does not see itself within a blob's diameter: a large
+    blurred pip can be round in a reduced view and, its outline roughened by noise and the
+    texture of the table, not round in the wide one. A tile or two seen close on a textured
+    table show fewer pips than ``min_view_support``."""
     h, w = grey.shape
     side = side or p.scale_view_px
+    coarse = np.zeros((0, 3))  # what the reduced view measured
     while True:
         s = min(1.0, side / max(h, w))
         if max(h, w) < p.min_side_px:
             s = p.min_side_px / max(h, w)
         view = grey if s == 1.0 else np.asarray(cv2.resize(grey, None, fx=s, fy=s), dtype=np.uint8)
-        blobs = round_blobs(view)
-        if s >= 1.0 or side >= 2 * p.scale_view_px or _trusted(blobs[:, 2], p):
+        blobs = np.asarray(round_blobs(view) / s, dtype=np.float64)
+        if len(coarse):
+            gap = np.hypot(*(coarse[:, None, :2] - blobs[None, :, :2]).transpose(2, 0, 1))
+            coarse = coarse[~(gap < coarse[:, 2:3]).any(axis=1)]
+            blobs = np.concatenate([blobs, coarse])
+        if s >= 1.0 or side >= 2 * p.scale_view_px or _trusted(blobs[:, 2] * s, p):
             break
+        coarse = blobs[blobs[:, 2] * s >= p.min_view_pip_px]
         side *= 2
-    return np.asarray(blobs / s, dtype=np.float64), s
+    return blobs, 0.0 if len(coarse) else s
 
 
 def _trusted(sizes: npt.NDArray[np.float64], p: StagedParams) -> bool:
