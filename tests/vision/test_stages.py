@@ -324,12 +324,12 @@ def _pips_on_a_face(rough_rim: bool) -> np.ndarray:
 def test_large_pips_a_reduced_view_measures_set_the_scale_where_the_wide_view_loses_them() -> None:
     # six pips are too few to trust in the reduced view, so the blobs are looked for again in
     # the whole frame, where the pips' rough outlines are not round: the reduced view's stand
-    blobs, seen_at = scale._round_blobs_seen(_pips_on_a_face(rough_rim=True), P)
-    assert len(blobs) == 6 and seen_at == 0.0
+    blobs, own, seen_at = scale._round_blobs_seen(_pips_on_a_face(rough_rim=True), P)
+    assert len(blobs) == 6 and len(own) == 0 and seen_at == 1.0
     assert np.median(blobs[:, 2]) == pytest.approx(52, rel=0.1)
     # where the wide view sees them too, each pip is counted once, as the wide view sees it
-    blobs, seen_at = scale._round_blobs_seen(_pips_on_a_face(rough_rim=False), P)
-    assert len(blobs) == 6 and seen_at == 1.0
+    blobs, own, seen_at = scale._round_blobs_seen(_pips_on_a_face(rough_rim=False), P)
+    assert len(blobs) == len(own) == 6 and seen_at == 1.0
     assert np.median(blobs[:, 2]) == pytest.approx(36, rel=0.1)
 
 

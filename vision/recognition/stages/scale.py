@@ -59,21 +59,21 @@ def candidates(grey: U8, p: StagedParams, *, closer: bool = False) -> list[Scale
     from the start, twice as many common sizes are offered and the sizes lone faces suggest
     too (a table's blotches can outnumber the pips of a tile or two, too small and blurred to
     see in the first view)."""
-    blobs, seen_at = _round_blobs_seen(grey, p, 2 * p.scale_view_px if closer else None)
+    blobs, own, seen_at = _round_blobs_seen(grey, p, 2 * p.scale_view_px if closer else None)
     sizes = blobs[:, 2][blobs[:, 2] >= p.min_pip_px]
     common = _common_sizes(sizes, p, 2 * p.common_sizes if closer else p.common_sizes)
     if closer:
         faces = _face_sizes(grey, p, 2 * p.scale_view_px)
         common += [f for f in faces if all(abs(f - c) > 0.15 * c for c in common)]
     if common:
-        return [_scale(grey, c, p, blobs, seen_at) for c in common]
+        return [_scale(grey, c, p, own, seen_at) for c in common]
     guesses = sorted({round(float(v), 1) for v in sizes}, reverse=True)[: p.lone_pip_guesses]
     guesses += _bar_sizes(grey, p)
-    return [_scale(grey, g, p, blobs, seen_at) for g in guesses]
+    return [_scale(grey, g, p, own, seen_at) for g in guesses]
 
 
 def _scale(
-    grey: U8, pip: float, p: StagedParams, blobs: npt.NDArray[np.float64], seen_at: float
+    grey: U8, pip: float, p: StagedParams, own: npt.NDArray[np.float64], seen_at: float
 ) -> Scale:
     h, w = grey.shape
     enlarge = max(1.0, p.min_side_px / max(h, w))
@@ -83,8 +83,8 @@ def _scale(
         # small pips are enlarged, by ``max_enlarge`` at most
         small = enlarge > 1.0 or factor < p.min_enlarge
         factor = enlarge if small else min(factor, p.max_enlarge)
-    # the blobs are the working image's own only where neither was resampled
-    return Scale(pip, factor, blobs if factor == seen_at == 1.0 else None)
+    # the last view's blobs are the working image's own only where neither was resampled
+    return Scale(pip, factor, own if factor == seen_at == 1.0 else None)
 
 
 def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
@@ -98,11 +98,11 @@ def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
 
 def _round_blobs_seen(
     grey: U8, p: StagedParams, side: int | None = None
-) -> tuple[npt.NDArray[np.float64], float]:
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], float]:
     """The round dark blobs (``(N, 3)`` ``x, y, diameter``, input pixels) seen in a view
     ``side`` (default ``scale_view_px``) wide, or twice that where the blobs found are too
-    small or too few to trust there (pips of small tiles in a large frame); and the scale of
-    the view they were all seen in (0 where some come from the reduced view).
+    small or too few to trust there (pips of small tiles in a large frame); those the last
+    view saw itself; and that view's scale.
 
     The wider view keeps the blobs of the reduced one that were large enough to measure there
     (``min_view_pip_px``) and that it does not see itself within a blob's diameter: a large
@@ -117,16 +117,14 @@ def _round_blobs_seen(
         if max(h, w) < p.min_side_px:
             s = p.min_side_px / max(h, w)
         view = grey if s == 1.0 else np.asarray(cv2.resize(grey, None, fx=s, fy=s), dtype=np.uint8)
-        blobs = np.asarray(round_blobs(view) / s, dtype=np.float64)
-        if len(coarse):
-            gap = np.hypot(*(coarse[:, None, :2] - blobs[None, :, :2]).transpose(2, 0, 1))
-            coarse = coarse[~(gap < coarse[:, 2:3]).any(axis=1)]
-            blobs = np.concatenate([blobs, coarse])
+        own = np.asarray(round_blobs(view) / s, dtype=np.float64)
+        gap = np.hypot(*(coarse[:, None, :2] - own[None, :, :2]).transpose(2, 0, 1))
+        blobs = np.concatenate([own, coarse[~(gap < coarse[:, 2:3]).any(axis=1)]])
         if s >= 1.0 or side >= 2 * p.scale_view_px or _trusted(blobs[:, 2] * s, p):
             break
         coarse = blobs[blobs[:, 2] * s >= p.min_view_pip_px]
         side *= 2
-    return blobs, 0.0 if len(coarse) else s
+    return blobs, own, s
 
 
 def _trusted(sizes: npt.NDArray[np.float64], p: StagedParams) -> bool:
