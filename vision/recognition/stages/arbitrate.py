@@ -143,32 +143,41 @@ def _best_set(
             best.add(i)
     best_total = sum(weight[i] for i in best)
     steps = 0
+    # clashes as bit masks too, to count them without building sets (members are still
+    # visited in the sets' order, which breaks ties)
+    clash = {i: sum(1 << j for j in near[i]) for i in group}
+    bit = {i: 1 << i for i in group}
 
-    def search(left: frozenset[int], chosen: frozenset[int], total: float) -> None:
+    def search(left: frozenset[int], mask: int, chosen: frozenset[int], total: float) -> None:
         nonlocal best, best_total, steps
         steps += 1
-        while (take := _forced(left, near, weight)) is not None:
+        while (take := _forced(left, mask, clash, weight)) is not None:
             chosen |= {take}
             total += weight[take]
             left -= near[take] | {take}
+            mask &= ~(clash[take] | bit[take])
         if total > best_total + 1e-9:
             best, best_total = set(chosen), total
         if not left or steps > budget or total + sum(weight[i] for i in left) <= best_total:
             return
-        v = max(left, key=lambda k: (len(near[k] & left), weight[k]))
-        search(left - near[v] - {v}, chosen | {v}, total + weight[v])
-        search(left - {v}, chosen, total)
+        v = max(left, key=lambda k: ((clash[k] & mask).bit_count(), weight[k]))
+        search(left - near[v] - {v}, mask & ~(clash[v] | bit[v]), chosen | {v}, total + weight[v])
+        search(left - {v}, mask & ~bit[v], chosen, total)
 
-    search(group, frozenset(), 0.0)
+    search(group, sum(bit.values()), frozenset(), 0.0)
     return best
 
 
-def _forced(left: frozenset[int], near: list[set[int]], weight: list[float]) -> int | None:
-    """A member some heaviest set holds without a choice: one with no clash left, or one
-    that outweighs its only clash."""
+def _forced(
+    left: frozenset[int], mask: int, clash: dict[int, int], weight: list[float]
+) -> int | None:
+    """A member of ``left`` (``mask``, as bits) some heaviest set holds without a choice: one
+    with no clash left, or one that outweighs its only clash."""
     for i in left:
-        rivals = near[i] & left
-        if not rivals or (len(rivals) == 1 and weight[i] >= weight[next(iter(rivals))]):
+        rivals = clash[i] & mask
+        if not rivals or (
+            rivals & (rivals - 1) == 0 and weight[i] >= weight[rivals.bit_length() - 1]
+        ):
             return i
     return None
 
