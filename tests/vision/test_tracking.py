@@ -315,12 +315,15 @@ def test_a_nudged_tile_is_moved_not_added() -> None:
     tr = SceneTracker(_geometry())
     tr.settled(1.0, _reading(DOUBLE))
     tr.settled(2.0, _reading(DOUBLE, LEFT))
-    nudged = PlacedTile(LEFT.pips, (LEFT.center[0] - 6, LEFT.center[1] + 4), 184.0)
+    # a reading a seventh of a length away is the reader's jitter, not a move
+    jitter = PlacedTile(LEFT.pips, (LEFT.center[0] + 6, LEFT.center[1] - 4), 180.0)
+    assert [type(e) for e in tr.settled(2.5, _reading(DOUBLE, jitter))] == [SceneSettled]
+    nudged = PlacedTile(LEFT.pips, (LEFT.center[0] - 12, LEFT.center[1] + 8), 184.0)
     ev = tr.settled(3.0, _reading(DOUBLE, nudged))
     assert [type(e) for e in ev] == [SceneSettled, TileMoved]
     moved = ev[1]
     assert isinstance(moved, TileMoved)
-    assert moved.old_center == pytest.approx(LEFT.center)
+    assert moved.old_center == pytest.approx(jitter.center)  # where it was last read
     assert moved.new_center == pytest.approx(nudged.center)
     assert tr.chain() == [(6, 3), (6, 6)]
     # the next tile is laid against the nudged tile's end

@@ -38,8 +38,10 @@ class TrackerParams:
 
     #: a tile of the last scene and one of this scene are the same if their centres are closer
     match_radius: float = 0.5
-    #: a matched tile that moved more than this was nudged (TileMoved)
-    nudge_min: float = 0.1
+    #: a matched tile that moved more than this was nudged (TileMoved); less is the reader's
+    #: own jitter: a still tile's outline can be read a quarter of its width apart from one
+    #: photo to the next (measured on the ddd-dev sequences: 0.12-0.14 of a length)
+    nudge_min: float = 0.2
     #: a new tile's joined half must be this close to an open end's attach point
     attach_max: float = 1.0
     #: settled scenes in a row that must miss a tile before it counts as removed
