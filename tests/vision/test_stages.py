@@ -80,6 +80,24 @@ def test_a_bar_is_found_along_a_dark_line_on_a_face() -> None:
     assert 40 <= bar.length <= 56
 
 
+def test_a_patterned_table_does_not_crowd_a_short_bar_out() -> None:
+    # a mesh of dark strokes on a light table gives a thousand straight segments, all longer
+    # than the bar of the tile beside it
+    rng = np.random.default_rng(0)
+    image = np.full((480, 960), 200, np.uint8)
+    for _ in range(300):
+        x, y, a = rng.uniform(380, 950), rng.uniform(10, 470), rng.uniform(0, np.pi)
+        length = rng.uniform(40, 90)
+        end = (int(x + length * np.cos(a)), int(y + length * np.sin(a)))
+        cv2.line(image, (int(x), int(y)), end, 60, 2)
+    cv2.rectangle(image, (100, 180), (200, 300), 235, -1)
+    cv2.line(image, (140, 240), (160, 240), 30, 2)
+    seen = ink.find(image, 7.0, P)
+    assert len(bars._hough_pieces(seen.thin, 7.0, replace(P, piece_segments=10**6))) > 600
+    found = bars.find(seen, P)
+    assert any(abs(b.center[0] - 150) < 5 and abs(b.center[1] - 240) < 5 for b in found)
+
+
 @pytest.mark.parametrize(
     "image",
     [

@@ -70,7 +70,9 @@ def find(ink: Ink, p: StagedParams) -> list[Bar]:
 def _hough_pieces(thin: npt.NDArray[np.uint8], d: float, p: StagedParams) -> F64:
     """``(N, 4)`` Hough segments (``cv2.HoughLinesP``) of each connected piece of thin ink
     long enough to hold a bar, found piece by piece: the probabilistic transform over the
-    whole frame lets lines voted for by ink far away consume a bar's pixels."""
+    whole frame lets lines voted for by ink far away consume a bar's pixels. Each piece gives
+    its ``piece_segments`` longest at most: the blotches of a strongly patterned table give
+    hundreds each, which would fill the frame's ``max_segments`` and leave a tile's bar out."""
     shortest = p.bar_min_d * d
     _, labels, stats, _ = components(thin)
     out: list[F64] = []
@@ -88,7 +90,10 @@ def _hough_pieces(thin: npt.NDArray[np.uint8], d: float, p: StagedParams) -> F64
             maxLineGap=max(1, int(0.3 * d)),
         )
         if found is not None:
-            out.append(found.reshape(-1, 4).astype(np.float64) + np.array([x, y, x, y]))
+            seg = found.reshape(-1, 4).astype(np.float64)
+            length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+            seg = seg[np.argsort(-length, kind="stable")[: p.piece_segments]]
+            out.append(seg + np.array([x, y, x, y]))
     return np.concatenate(out) if out else np.zeros((0, 4))
 
 

@@ -67,6 +67,8 @@ class StagedParams:
     bar_split_d: float = 5.0
     #: Most straight segments considered (the longest), so a textured frame costs a bounded time.
     max_segments: int = 600
+    #: Most segments one connected piece of thin ink gives (its longest).
+    piece_segments: int = 32
     #: The face either side of a bar differs by at most this share of the brighter, or this
     #: many grey levels (a tile's edge has the table on one side).
     face_step_share: float = 0.12
