@@ -351,6 +351,19 @@ def test_large_pips_a_reduced_view_measures_set_the_scale_where_the_wide_view_lo
     assert np.median(blobs[:, 2]) == pytest.approx(36, rel=0.1)
 
 
+def test_a_tables_fine_grain_does_not_set_the_scale_of_a_reduced_view() -> None:
+    # twelve pips 17 px wide on a 1536 x 2040 frame whose table has dark 1 px grain (2% of the
+    # pixels): a reduced view that samples pixels turns the grain into round specks the size
+    # of a small pip, one that averages them does not
+    rng = np.random.default_rng(0)
+    image = np.full((2040, 1536), 200, np.uint8)
+    image[rng.random(image.shape) < 0.02] = 60
+    for k in range(12):
+        cv2.circle(image, (200 + 100 * k, 1000 + 40 * (k % 3)), 8, 40, -1)
+    found = scale.measure(image, P)
+    assert found is not None and found.pip_px == pytest.approx(17, rel=0.15)
+
+
 def test_only_lone_faces_wholly_in_view_suggest_a_pip_size() -> None:
     # a light tile 20 x 40 on a dark table, and a light strip of the same shape cut by the
     # frame's edge

@@ -114,10 +114,7 @@ def _read_at(
 ) -> tuple[TileReading, ...]:
     """Stages 2-6 at scale ``found``; tiles in the input's pixels."""
     f = found.factor
-    interp = cv2.INTER_AREA if f < 1 else cv2.INTER_CUBIC
-    work = grey
-    if f != 1.0:
-        work = np.asarray(cv2.resize(grey, None, fx=f, fy=f, interpolation=interp), dtype=np.uint8)
+    work = grey if f == 1.0 else scale.resized(grey, f)
     seen = ink.find(work, found.pip_px * f, p, None if found.blobs is None else found.blobs * f)
     found_bars = bars.find(seen, p)
     proposals = outline.propose(found_bars, seen, p)
