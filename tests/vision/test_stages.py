@@ -238,6 +238,31 @@ def test_on_a_light_table_a_double_between_two_tiles_read_is_an_inline_double() 
     assert not arbitrate.inline_double(double, light, P)
 
 
+def test_the_table_in_a_wedge_between_two_tiles_is_no_loose_pip() -> None:
+    # a tile's corner 12 px from another's side, at 30 degrees: the closing that makes the
+    # face image fills the wedge of table between them, which then reads as spots of ink
+    # shaped like pips; only the seven pips drawn are loose (no tile is read here)
+    image = np.full((300, 400, 3), 45, np.uint8)
+    upright = cv2.boxPoints(((150.0, 150.0), (48.0, 96.0), 0.0))
+    cv2.fillConvexPoly(image, upright.astype(np.int32), (215, 215, 215))
+    turned = cv2.boxPoints(((0.0, 0.0), (48.0, 96.0), 30.0))
+    corner = turned[np.argmin(turned[:, 0])]
+    centre = (174 + 12 - float(corner[0]), 130 - float(corner[1]))
+    turned = cv2.boxPoints((centre, (48.0, 96.0), 30.0))
+    cv2.fillConvexPoly(image, turned.astype(np.int32), (215, 215, 215))
+    drawn = [(140, 120), (160, 120), (140, 180), (160, 180), (150, 150)]
+    drawn += [(round(centre[0] + k), round(centre[1])) for k in (-12, 12)]
+    for x, y in drawn:
+        cv2.circle(image, (x, y), 4, (30, 30, 30), -1)
+    grey = scale.darkest_channel(cv2.GaussianBlur(image, (0, 0), 1.0))
+    found = scale.candidates(grey, P)[0]
+    seen = ink.find(grey, found.pip_px, P, found.blobs)
+    spots = arbitrate.pip_spots(arbitrate.spots(seen), seen.pip_px)
+    assert len(spots) > len(drawn)  # the wedge's spots
+    loose = arbitrate.unexplained_pips([], spots, seen, P)
+    assert sorted((round(x), round(y)) for x, y in loose) == sorted(drawn)
+
+
 def test_arbitration_keeps_one_of_two_readings_of_one_tile() -> None:
     kept = arbitrate.keep([_read(40.0, (1, 2), 0.6), _read(41.0, (1, 3), 0.9)], P)
     assert [r.halves[1].pips for r in kept] == [3]
@@ -405,7 +430,7 @@ def test_a_half_neither_reader_reads_makes_no_tile() -> None:
     assert pipeline.settle(pair, _probs({6: 0.99}, {5: 0.95}), P, 5) is None  # past the set
 
 
-def test_a_tile_with_a_count_of_the_learned_reader_is_read_unsure(
+def test_a_count_of_the_learned_reader_is_sure_only_where_the_pips_seen_agree(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     image = _single(2, 5, 50)
@@ -422,6 +447,11 @@ def test_a_tile_with_a_count_of_the_learned_reader_is_read_unsure(
         ]
 
     monkeypatch.setattr(halves, "read_all", misread_fives)
+    # the grid reads 1 where the learned reader reads 5, and five spots like pips lie there
+    assert [(sorted(t.pips), t.sure) for t in identify(image).tiles] == [([2, 5], True)]
+    # with no spot seen to back it, the learned reader's 5 is reported unsure
+    no_spots = np.zeros((0, 2))
+    monkeypatch.setattr(arbitrate, "pip_spots", lambda *args: no_spots)
     assert [(sorted(t.pips), t.sure) for t in identify(image).tiles] == [([2, 5], False)]
 
 
@@ -752,7 +782,7 @@ def _view_of(image: np.ndarray) -> pipeline._View:
     found = scale.candidates(grey, P)[0]
     assert found.factor == 1.0
     seen = ink.find(grey, found.pip_px, P, found.blobs)
-    return pipeline._View(grey, seen, P, 6, arbitrate.spots(seen)[1])
+    return pipeline._View.of(grey, seen, P, 6)
 
 
 def test_a_line_guess_is_read_only_with_pips_on_both_sides_or_a_lit_face() -> None:

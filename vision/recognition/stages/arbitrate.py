@@ -190,29 +190,41 @@ def spots(ink: Ink) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
     return stats[1:], centres[1:]
 
 
-def unexplained_pips(
-    kept: list[Read],
-    found: tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]],
-    pip_px: float,
-    p: StagedParams,
-) -> list[tuple[float, float]]:
-    """Centres (working px) of the round ink blobs of about a pip's size among the
-    :func:`spots` ``found`` that lie outside every kept tile (by more than ``loose_margin``
-    of its width: outlines are measured to a few pixels)."""
+def pip_spots(
+    found: tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]], pip_px: float
+) -> npt.NDArray[np.float64]:
+    """``(M, 2)``: the centres (working px) of the :func:`spots` ``found`` shaped like one pip
+    of diameter ``pip_px``: 0.3 to 2.5 times its area, neither side of their box more than
+    twice the other (and 2 px)."""
     stats, centres = found
-    d = pip_px
-    area = np.pi * d * d / 4
+    area = np.pi * pip_px * pip_px / 4
+    w, h, a = stats[:, 2], stats[:, 3], stats[:, 4]
+    ok = (a >= 0.3 * area) & (a <= 2.5 * area) & (np.maximum(w, h) <= 2 * np.minimum(w, h) + 2)
+    return np.asarray(centres[ok], dtype=np.float64).reshape(-1, 2)
+
+
+def unexplained_pips(
+    kept: list[Read], pips: npt.NDArray[np.float64], ink: Ink, p: StagedParams
+) -> list[tuple[float, float]]:
+    """Those of ``pips`` (:func:`pip_spots`, working px) that lie outside every kept tile (by
+    more than ``loose_margin`` of its width: outlines are measured to a few pixels) and stand
+    on a face: at most ``loose_ring_ink`` of eight points a pip's diameter from the centre
+    are ink (the table in a narrow gap between two tiles' corners is closed over in the face
+    image, and reads as a spot of ink)."""
     outlines = [
         (r.proposal.corners().astype(np.float32), p.loose_margin * r.proposal.width) for r in kept
     ]
+    h, w = ink.contrast.shape
+    t = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+    ring = np.stack([np.cos(t), np.sin(t)], axis=1) * ink.pip_px
     out: list[tuple[float, float]] = []
-    for i in range(len(stats)):
-        w, h, a = (int(v) for v in stats[i][2:])
-        if not (0.3 * area <= a <= 2.5 * area) or max(w, h) > 2 * min(w, h) + 2:
+    for x, y in pips.tolist():
+        if not all(cv2.pointPolygonTest(q, (x, y), True) < -m for q, m in outlines):
             continue
-        c = (float(centres[i][0]), float(centres[i][1]))
-        if all(cv2.pointPolygonTest(q, c, True) < -m for q, m in outlines):
-            out.append(c)
+        at = np.rint(np.array([x, y]) + ring).astype(np.intp)
+        xs, ys = np.clip(at[:, 0], 0, w - 1), np.clip(at[:, 1], 0, h - 1)
+        if int((ink.contrast[ys, xs] > ink.threshold).sum()) <= p.loose_ring_ink:
+            out.append((x, y))
     return out
 
 

@@ -134,8 +134,10 @@ class StagedParams:
     #: of its side all round (an outline measured a little wide takes in table or shadow).
     face_margin: float = 0.1
     face_share: float = 0.8
-    #: A pip this share of a tile's width outside it is still explained by it.
+    #: A pip this share of a tile's width outside it is still explained by it; one with more
+    #: than ``loose_ring_ink`` of eight points a pip's diameter round it on ink is no pip.
     loose_margin: float = 0.15
+    loose_ring_ink: int = 2
     #: The learned half reader agrees with a half read when it gives that count at least this
     #: probability; a tile it does not agree with is reported unsure.
     agree_p: float = 0.5

@@ -107,6 +107,15 @@ class _View:
     max_pips: int
     #: ``(N, 2)``: the centres of the :func:`~.arbitrate.spots` (pieces of ink not thin).
     spots: npt.NDArray[np.float64]
+    #: ``(M, 2)``: the centres of those shaped like one pip (:func:`~.arbitrate.pip_spots`).
+    pips: npt.NDArray[np.float64]
+
+    @classmethod
+    def of(
+        cls, grey: npt.NDArray[np.uint8], seen: ink.Ink, p: StagedParams, max_pips: int
+    ) -> _View:
+        found = arbitrate.spots(seen)
+        return cls(grey, seen, p, max_pips, found[1], arbitrate.pip_spots(found, seen.pip_px))
 
 
 def _read_at(
@@ -120,8 +129,7 @@ def _read_at(
     proposals = outline.propose(found_bars, seen, p)
     proposals += outline.from_bars(found_bars, proposals, seen.pip_px, p)
     proposals += outline.propose(bars.lone_faces(seen, p), seen, p, guessed=True)
-    found_spots = arbitrate.spots(seen)
-    view = _View(work, seen, p, max_pips, found_spots[1])
+    view = _View.of(work, seen, p, max_pips)
     readable = _readable(proposals, view)
     kept = arbitrate.keep(readable, p, contest=False)
     if len(kept) >= p.min_tiles_for_width:
@@ -141,7 +149,7 @@ def _read_at(
     if kept:
         readable += _follow_lines(kept, readable, view)
     kept = arbitrate.keep(readable, p)
-    loose = arbitrate.unexplained_pips(kept, found_spots, seen.pip_px, p)
+    loose = arbitrate.unexplained_pips(kept, view.pips, seen, p)
     return tuple(_tile(r, f, doubted=_doubted(r, seen, loose, p)) for r in kept)
 
 
@@ -302,12 +310,36 @@ def _readable(
         settled = settle(r.halves, probs, p, max_pips)
         if settled is not None:
             pair, agree, learned = settled
+            if learned and r.proposal.measured:
+                # a guess's outline may cut a half short at a seam: its count stays the
+                # learned reader's, whatever the spots
+                learned = not _pips_seen(r.proposal, r.halves, pair, view.pips)
             read = replace(r, halves=pair, agree=agree, learned=learned)
             more = all((b.pips or 0) >= (a.pips or 0) for a, b in zip(r.halves, pair, strict=True))
             if _believable(read, seen, p, more_seen=more) and _bounded(read, view):
                 out.append(read)
     outlines = [r.proposal.corners().astype(np.float32) for r in [*known, *out]]
     return [replace(r, inline=arbitrate.inline_double(r, seen, p, outlines)) for r in out]
+
+
+def _pips_seen(
+    prop: outline.Proposal,
+    grid: tuple[halves.Half, halves.Half],
+    pair: tuple[halves.Half, halves.Half],
+    pips: npt.NDArray[np.float64],
+) -> bool:
+    """Whether each half whose count the learned half reader set (``pair`` against the pip
+    grid's ``grid``) holds that many spots shaped like a pip: two readers that agree (a set
+    whose pips sit closer together than the grid's spacings, read at a wider one)."""
+    u, n, w = np.array(prop.across), np.array(prop.axis), prop.width
+    for g, half in zip(grid, pair, strict=True):
+        if g.pips == half.pips:
+            continue
+        rel = pips - np.array(half.center)
+        inside = (np.abs(rel @ u) < 0.45 * w) & (np.abs(rel @ n) < 0.45 * w)
+        if int(inside.sum()) != half.pips:
+            return False
+    return True
 
 
 def _believable(
