@@ -85,11 +85,14 @@ _LIGHT_PILES = [
     (2, 0.0, 55),
     (2, 1.0, 55),
     (3, 0.0, 55),
+    (5, 0.0, 0),
+    (5, 0.7, 0),
     (5, 1.0, 0),
     (6, 0.7, 55),
     (7, 0.0, 0),
     (8, 0.7, 55),
     (11, 1.0, 55),
+    (11, 1.5, 55),
     (12, 1.5, 55),
 ]
 
@@ -97,7 +100,8 @@ _LIGHT_PILES = [
 @pytest.mark.parametrize(("seed", "sigma", "jpeg"), _LIGHT_PILES)
 def test_a_pile_of_light_backs_reads_no_tile_sure(seed: int, sigma: float, jpeg: int) -> None:
     """A tile may be read there only unsure (the players are asked), never sure: the learned
-    half reader refutes such halves, and a double blank must show both sides of each half (a
-    back lying across another, its edge for a bar, runs on past them)."""
+    half reader refutes such halves, a double blank must show both sides of each half (a
+    back lying across another, its edge for a bar, runs on past them), and one whose end does
+    not show is unsure (a back lying over another's end)."""
     image = degraded(face_down_pile((235, 235, 235), seed), sigma, jpeg)
     assert [t.pips for t in identify(image).tiles if t.sure] == []

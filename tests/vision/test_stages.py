@@ -785,6 +785,31 @@ def _view_of(image: np.ndarray) -> pipeline._View:
     return pipeline._View.of(grey, seen, P, 6)
 
 
+def test_a_double_blank_one_of_whose_ends_runs_on_is_open_ended() -> None:
+    # a double blank 40 x 80 with table beyond both ends, and a face-down back lying over
+    # another's end: the upper back's end reads as a bar, and the "half" on the other side of
+    # it is the lower back, which runs on past the "tile's" end
+    image = np.full((200, 400, 3), 45, np.uint8)
+    cv2.rectangle(image, (40, 130), (119, 169), (215, 215, 215), -1)
+    for x in (55, 70, 90, 105):  # a tile with pips, so the scene has a scale
+        cv2.circle(image, (x, 150), 4, (30, 30, 30), -1)
+    cv2.rectangle(image, (160, 20), (239, 59), (215, 215, 215), -1)
+    cv2.line(image, (200, 24), (200, 55), (30, 30, 30), 2)
+    cv2.rectangle(image, (300, 100), (379, 139), (215, 215, 215), -1)  # the lower back
+    cv2.rectangle(image, (220, 100), (299, 139), (215, 215, 215), -1)  # the upper back
+    cv2.line(image, (300, 100), (300, 139), (90, 90, 90), 2)  # its end
+    view = _view_of(np.asarray(cv2.GaussianBlur(image, (0, 0), 0.8), dtype=np.uint8))
+
+    def double_blank(cx: float, cy: float) -> arbitrate.Read:
+        prop = outline.Proposal((cx, cy), (0.0, 1.0), (1.0, 0.0), 40.0, (40.0, 40.0))
+        a, b = (halves.Half(0, 1.0, (cx + k, cy)) for k in (20.0, -20.0))
+        return arbitrate.Read(prop, (a, b))
+
+    assert not pipeline._open_ended(double_blank(200.0, 40.0), view)
+    assert pipeline._open_ended(double_blank(300.0, 120.0), view)
+    assert not pipeline._open_ended(_read(300.0, (0, 1)), view)  # not a double blank
+
+
 def test_a_line_guess_is_read_only_with_pips_on_both_sides_or_a_lit_face() -> None:
     """Guesses with no pip within a tile's reach on both sides of their bar are not read (a
     tile guessed there could never be believed); one beside a tile's end on a dark table,

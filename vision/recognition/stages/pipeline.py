@@ -150,7 +150,9 @@ def _read_at(
         readable += _follow_lines(kept, readable, view)
     kept = arbitrate.keep(readable, p)
     loose = arbitrate.unexplained_pips(kept, view.pips, seen, p)
-    return tuple(_tile(r, f, doubted=_doubted(r, seen, loose, p)) for r in kept)
+    return tuple(
+        _tile(r, f, doubted=_doubted(r, seen, loose, p) or _open_ended(r, view)) for r in kept
+    )
 
 
 def _follow_lines(
@@ -369,39 +371,72 @@ def _believable(
 
 def _bounded(read: arbitrate.Read, view: _View) -> bool:
     """Whether each blank half of ``read`` (no pips to confirm it) shows both its sides:
-    across each side (a band 0.4 widths wide, at four places along the half) the grey level
-    ranges, at the median, by ``blank_side_share`` of the distance between the face's level
-    at the half's centre and the table's, and by ``blank_edge_share`` of the ink level. A
-    tile's side meets the table, or a seam where a tile touches it. Where the edge of a tile
-    and its shadow on a light table are read as a bar, the "blank half" beyond is the table,
-    with no sides; where a light back lies across another on a pile, its edge for a bar, the
-    square beyond the edge is the upper back, which runs on past the "tile's" sides. Halves
-    with pips are not looked at."""
-    if all(h.pips for h in read.halves):
-        return True
-    seen, grey, prop = view.seen, view.grey, read.proposal
+    across each side the grey level ranges (:func:`_edge_range`) by ``blank_side_share`` of
+    the distance between the face's level at the half's centre and the table's, and by
+    ``blank_edge_share`` of the ink level. A tile's side meets the table, or a seam where a
+    tile touches it. Where the edge of a tile and its shadow on a light table are read as a
+    bar, the "blank half" beyond is the table, with no sides; where a light back lies across
+    another on a pile, its edge for a bar, the square beyond the edge is the upper back, which
+    runs on past the "tile's" sides. Halves with pips are not looked at."""
+    seen, prop = view.seen, read.proposal
     u, n, w = np.array(prop.across), np.array(prop.axis), prop.width
-    along = np.array([-0.3, -0.1, 0.1, 0.3]) * w
-    across = np.linspace(-0.2, 0.2, 9) * w
-    h, wd = grey.shape
     for half in read.halves:
         if half.pips:
             continue
+        need = max(_face_step(half, view), view.p.blank_edge_share * seen.threshold)
         c = np.array(half.center)
-        cx, cy = (int(np.clip(round(v), 0, m - 1)) for v, m in ((c[0], wd), (c[1], h)))
-        need = max(
-            view.p.blank_side_share * abs(float(seen.face[cy, cx]) - seen.table),
-            view.p.blank_edge_share * seen.threshold,
-        )
-        for sign in (-1.0, 1.0):
-            offsets = (sign * w / 2 + across)[None, :, None] * u + along[:, None, None] * n
-            pts = c + offsets  # (4 places, 9 samples across, 2)
-            xs = np.clip(np.rint(pts[..., 0]), 0, wd - 1).astype(np.intp)
-            ys = np.clip(np.rint(pts[..., 1]), 0, h - 1).astype(np.intp)
-            values = grey[ys, xs].astype(np.float64)
-            if float(np.median(values.max(axis=1) - values.min(axis=1))) < need:
-                return False
+        if min(_edge_range(view.grey, c, u, n, k * w / 2, w=w) for k in (-1, 1)) < need:
+            return False
     return True
+
+
+def _open_ended(read: arbitrate.Read, view: _View) -> bool:
+    """Whether ``read`` is a double blank one of whose ends does not show: across it the grey
+    level ranges by less than ``blank_side_share`` of the face's distance from the table's
+    level. Where one face-down back lies over another's end, the edge of the upper one reads
+    as a bar, and one "half" is the upper back's, which runs on past the "tile's" end. (In a
+    line, a blank half's end can be a seam too faint to show: such a tile is read, unsure.)"""
+    if any(h.pips for h in read.halves):
+        return False
+    prop = read.proposal
+    u, n, w = np.array(prop.across), np.array(prop.axis), prop.width
+    for half in read.halves:
+        c = np.array(half.center)
+        out = float(np.dot(c - np.array(prop.center), n))  # from the half's centre to its end
+        if _edge_range(view.grey, c, n, u, out, w=w) < _face_step(half, view):
+            return True
+    return False
+
+
+def _face_step(half: halves.Half, view: _View) -> float:
+    """``blank_side_share`` of how far the face image at ``half``'s centre is from the
+    table's level."""
+    face = view.seen.face
+    h, w = face.shape
+    x, y = (int(np.clip(round(v), 0, m - 1)) for v, m in zip(half.center, (w, h), strict=True))
+    return view.p.blank_side_share * abs(float(face[y, x]) - view.seen.table)
+
+
+def _edge_range(
+    grey: npt.NDArray[np.uint8],
+    c: npt.NDArray[np.float64],
+    normal: npt.NDArray[np.float64],
+    tangent: npt.NDArray[np.float64],
+    reach: float,
+    *,
+    w: float,
+) -> float:
+    """The median, over four places along an edge of a half centred at ``c`` (``reach`` from
+    it along ``normal``, at -0.3, -0.1, 0.1 and 0.3 of the width ``w`` along ``tangent``), of
+    how far the grey level ranges across it (a band 0.4 widths wide)."""
+    along = np.array([-0.3, -0.1, 0.1, 0.3]) * w
+    across = np.linspace(-0.2, 0.2, 9) * w
+    pts = c + (reach + across)[None, :, None] * normal + along[:, None, None] * tangent
+    h, wd = grey.shape
+    xs = np.clip(np.rint(pts[..., 0]), 0, wd - 1).astype(np.intp)
+    ys = np.clip(np.rint(pts[..., 1]), 0, h - 1).astype(np.intp)
+    values = grey[ys, xs].astype(np.float64)
+    return float(np.median(values.max(axis=1) - values.min(axis=1)))
 
 
 def settle(
