@@ -385,7 +385,7 @@ def _bounded(read: arbitrate.Read, view: _View) -> bool:
             continue
         need = max(_face_step(half, view), view.p.blank_edge_share * seen.threshold)
         c = np.array(half.center)
-        if min(_edge_range(view.grey, c, u, n, k * w / 2, w=w) for k in (-1, 1)) < need:
+        if min(_edge_range(view.grey, c, (u, n), k * w / 2, w) for k in (-1, 1)) < need:
             return False
     return True
 
@@ -403,7 +403,7 @@ def _open_ended(read: arbitrate.Read, view: _View) -> bool:
     for half in read.halves:
         c = np.array(half.center)
         out = float(np.dot(c - np.array(prop.center), n))  # from the half's centre to its end
-        if _edge_range(view.grey, c, n, u, out, w=w) < _face_step(half, view):
+        if _edge_range(view.grey, c, (n, u), out, w) < _face_step(half, view):
             return True
     return False
 
@@ -420,15 +420,14 @@ def _face_step(half: halves.Half, view: _View) -> float:
 def _edge_range(
     grey: npt.NDArray[np.uint8],
     c: npt.NDArray[np.float64],
-    normal: npt.NDArray[np.float64],
-    tangent: npt.NDArray[np.float64],
+    axes: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]],
     reach: float,
-    *,
     w: float,
 ) -> float:
     """The median, over four places along an edge of a half centred at ``c`` (``reach`` from
-    it along ``normal``, at -0.3, -0.1, 0.1 and 0.3 of the width ``w`` along ``tangent``), of
+    it along ``axes[0]``, at -0.3, -0.1, 0.1 and 0.3 of the width ``w`` along ``axes[1]``), of
     how far the grey level ranges across it (a band 0.4 widths wide)."""
+    normal, tangent = axes
     along = np.array([-0.3, -0.1, 0.1, 0.3]) * w
     across = np.linspace(-0.2, 0.2, 9) * w
     pts = c + (reach + across)[None, :, None] * normal + along[:, None, None] * tangent
