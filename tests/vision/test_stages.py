@@ -238,17 +238,16 @@ def test_on_a_light_table_a_double_between_two_tiles_read_is_an_inline_double() 
     assert not arbitrate.inline_double(double, light, P)
 
 
-def test_the_table_in_a_wedge_between_two_tiles_is_no_loose_pip() -> None:
-    # a tile's corner 12 px from another's side, at 30 degrees: the closing that makes the
-    # face image fills the wedge of table between them, which then reads as spots of ink
-    # shaped like pips; only the seven pips drawn are loose (no tile is read here)
+def _wedge(angle: float, gap: int) -> tuple[ink.Ink, np.ndarray, list[tuple[int, int]]]:
+    """Two light tiles on a dark table, one's corner ``gap`` px from the other's side, turned
+    by ``angle``, with seven pips: the ink, the spots shaped like pips, the pips drawn."""
     image = np.full((300, 400, 3), 45, np.uint8)
     upright = cv2.boxPoints(((150.0, 150.0), (48.0, 96.0), 0.0))
     cv2.fillConvexPoly(image, upright.astype(np.int32), (215, 215, 215))
-    turned = cv2.boxPoints(((0.0, 0.0), (48.0, 96.0), 30.0))
+    turned = cv2.boxPoints(((0.0, 0.0), (48.0, 96.0), angle))
     corner = turned[np.argmin(turned[:, 0])]
-    centre = (174 + 12 - float(corner[0]), 130 - float(corner[1]))
-    turned = cv2.boxPoints((centre, (48.0, 96.0), 30.0))
+    centre = (174 + gap - float(corner[0]), 130 - float(corner[1]))
+    turned = cv2.boxPoints((centre, (48.0, 96.0), angle))
     cv2.fillConvexPoly(image, turned.astype(np.int32), (215, 215, 215))
     drawn = [(140, 120), (160, 120), (140, 180), (160, 180), (150, 150)]
     drawn += [(round(centre[0] + k), round(centre[1])) for k in (-12, 12)]
@@ -257,10 +256,25 @@ def test_the_table_in_a_wedge_between_two_tiles_is_no_loose_pip() -> None:
     grey = scale.darkest_channel(cv2.GaussianBlur(image, (0, 0), 1.0))
     found = scale.candidates(grey, P)[0]
     seen = ink.find(grey, found.pip_px, P, found.blobs)
-    spots = arbitrate.pip_spots(arbitrate.spots(seen), seen.pip_px)
+    return seen, arbitrate.pip_spots(arbitrate.spots(seen), seen.pip_px), drawn
+
+
+@pytest.mark.parametrize(("angle", "gap"), [(30, 12), (45, 4), (45, 12), (60, 12)])
+def test_the_table_in_a_wedge_between_two_tiles_is_no_loose_pip(angle: float, gap: int) -> None:
+    # the closing that makes the face image fills the wedge of table between the tiles,
+    # which then reads as spots of ink shaped like pips; only the pips drawn are loose
+    seen, spots, drawn = _wedge(angle, gap)
     assert len(spots) > len(drawn)  # the wedge's spots
     loose = arbitrate.unexplained_pips([], spots, seen, P)
     assert sorted((round(x), round(y)) for x, y in loose) == sorted(drawn)
+
+
+@pytest.mark.parametrize("gap", [4, 12])
+def test_beside_a_double_a_wedge_with_no_ink_round_it_still_counts(gap: int) -> None:
+    # counting only ink round a spot (as for doubles, which a seam read as a bar gives), a
+    # wedge at 45 degrees, open to the table, stays a loose pip
+    seen, spots, drawn = _wedge(45, gap)
+    assert len(arbitrate.unexplained_pips([], spots, seen, P, on_faces=False)) > len(drawn)
 
 
 def test_arbitration_keeps_one_of_two_readings_of_one_tile() -> None:

@@ -204,13 +204,19 @@ def pip_spots(
 
 
 def unexplained_pips(
-    kept: list[Read], pips: npt.NDArray[np.float64], ink: Ink, p: StagedParams
+    kept: list[Read],
+    pips: npt.NDArray[np.float64],
+    ink: Ink,
+    p: StagedParams,
+    *,
+    on_faces: bool = True,
 ) -> list[tuple[float, float]]:
     """Those of ``pips`` (:func:`pip_spots`, working px) that lie outside every kept tile (by
     more than ``loose_margin`` of its width: outlines are measured to a few pixels) and stand
     on a face: at most ``loose_ring_ink`` of eight points a pip's diameter from the centre
-    are ink (the table in a narrow gap between two tiles' corners is closed over in the face
-    image, and reads as a spot of ink)."""
+    are ink or (``on_faces``) off the faces (below ``ink.lit`` in the face image). The
+    closing that makes the face image fills the wedge of table between a tile's corner and
+    its neighbour's side, which reads as a spot of ink; the table beyond it does not."""
     outlines = [
         (r.proposal.corners().astype(np.float32), p.loose_margin * r.proposal.width) for r in kept
     ]
@@ -223,7 +229,10 @@ def unexplained_pips(
             continue
         at = np.rint(np.array([x, y]) + ring).astype(np.intp)
         xs, ys = np.clip(at[:, 0], 0, w - 1), np.clip(at[:, 1], 0, h - 1)
-        if int((ink.contrast[ys, xs] > ink.threshold).sum()) <= p.loose_ring_ink:
+        off = ink.contrast[ys, xs] > ink.threshold
+        if on_faces:
+            off |= ink.face[ys, xs] < ink.lit
+        if int(off.sum()) <= p.loose_ring_ink:
             out.append((x, y))
     return out
 

@@ -135,7 +135,8 @@ class StagedParams:
     face_margin: float = 0.1
     face_share: float = 0.8
     #: A pip this share of a tile's width outside it is still explained by it; one with more
-    #: than ``loose_ring_ink`` of eight points a pip's diameter round it on ink is no pip.
+    #: than ``loose_ring_ink`` of eight points a pip's diameter round it on ink or off the
+    #: faces is no pip.
     loose_margin: float = 0.15
     loose_ring_ink: int = 2
     #: The learned half reader agrees with a half read when it gives that count at least this

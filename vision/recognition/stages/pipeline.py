@@ -150,8 +150,16 @@ def _read_at(
         readable += _follow_lines(kept, readable, view)
     kept = arbitrate.keep(readable, p)
     loose = arbitrate.unexplained_pips(kept, view.pips, seen, p)
+    # a double is what a seam read as a bar gives: any spot of ink beside one doubts it
+    beside_doubles = arbitrate.unexplained_pips(kept, view.pips, seen, p, on_faces=False)
     return tuple(
-        _tile(r, f, doubted=_doubted(r, seen, loose, p) or _open_ended(r, view)) for r in kept
+        _tile(
+            r,
+            f,
+            doubted=_doubted(r, seen, beside_doubles if _double(r) else loose, p)
+            or _open_ended(r, view),
+        )
+        for r in kept
     )
 
 
