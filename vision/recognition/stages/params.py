@@ -153,7 +153,8 @@ class StagedParams:
     blank_guess_p: float = 0.97
     #: Each blank half shows both its sides: across each, the grey level ranges by at least
     #: this share of how far the face there is from the table's level (a square of a
-    #: face-down back under another's edge runs on past its sides) ...
+    #: face-down back under another's edge runs on past its sides; a double blank whose end
+    #: does not show so is unsure) ...
     blank_side_share: float = 0.12
     #: ... and by at least this share of the ink level (a "half" beyond a tile's edge, read
     #: as a bar, on a table as light as the face).

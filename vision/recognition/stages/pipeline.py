@@ -114,6 +114,7 @@ class _View:
     def of(
         cls, grey: npt.NDArray[np.uint8], seen: ink.Ink, p: StagedParams, max_pips: int
     ) -> _View:
+        """The view of ``grey`` read as ``seen``, its spots found."""
         found = arbitrate.spots(seen)
         return cls(grey, seen, p, max_pips, found[1], arbitrate.pip_spots(found, seen.pip_px))
 
@@ -339,8 +340,9 @@ def _pips_seen(
     pips: npt.NDArray[np.float64],
 ) -> bool:
     """Whether each half whose count the learned half reader set (``pair`` against the pip
-    grid's ``grid``) holds that many spots shaped like a pip: two readers that agree (a set
-    whose pips sit closer together than the grid's spacings, read at a wider one)."""
+    grid's ``grid``) holds that many spots shaped like a pip (within 0.45 of the width of its
+    centre, along and across): two readers that agree (a set whose pips sit closer together
+    than the grid's spacings, read at a wider one)."""
     u, n, w = np.array(prop.across), np.array(prop.axis), prop.width
     for g, half in zip(grid, pair, strict=True):
         if g.pips == half.pips:
