@@ -204,37 +204,34 @@ def pip_spots(
 
 
 def unexplained_pips(
-    kept: list[Read],
-    pips: npt.NDArray[np.float64],
-    ink: Ink,
-    p: StagedParams,
-    *,
-    on_faces: bool = True,
-) -> list[tuple[float, float]]:
+    kept: list[Read], pips: npt.NDArray[np.float64], ink: Ink, p: StagedParams
+) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
     """Those of ``pips`` (:func:`pip_spots`, working px) that lie outside every kept tile (by
     more than ``loose_margin`` of its width: outlines are measured to a few pixels) and stand
     on a face: at most ``loose_ring_ink`` of eight points a pip's diameter from the centre
-    are ink or (``on_faces``) off the faces (below ``ink.lit`` in the face image). The
-    closing that makes the face image fills the wedge of table between a tile's corner and
-    its neighbour's side, which reads as a spot of ink; the table beyond it does not."""
+    are ink or off the faces (below ``ink.lit`` in the face image); and, a superset, those
+    where only ink counts (beside a double, which a seam read as a bar gives). The closing
+    that makes the face image fills the wedge of table between a tile's corner and its
+    neighbour's side, which reads as a spot of ink; the table beyond it does not."""
     outlines = [
         (r.proposal.corners().astype(np.float32), p.loose_margin * r.proposal.width) for r in kept
     ]
     h, w = ink.contrast.shape
     t = np.linspace(0, 2 * np.pi, 8, endpoint=False)
     ring = np.stack([np.cos(t), np.sin(t)], axis=1) * ink.pip_px
-    out: list[tuple[float, float]] = []
+    on_faces: list[tuple[float, float]] = []
+    by_ink: list[tuple[float, float]] = []
     for x, y in pips.tolist():
         if not all(cv2.pointPolygonTest(q, (x, y), True) < -m for q, m in outlines):
             continue
         at = np.rint(np.array([x, y]) + ring).astype(np.intp)
         xs, ys = np.clip(at[:, 0], 0, w - 1), np.clip(at[:, 1], 0, h - 1)
-        off = ink.contrast[ys, xs] > ink.threshold
-        if on_faces:
-            off |= ink.face[ys, xs] < ink.lit
-        if int(off.sum()) <= p.loose_ring_ink:
-            out.append((x, y))
-    return out
+        inked = ink.contrast[ys, xs] > ink.threshold
+        if int(inked.sum()) <= p.loose_ring_ink:
+            by_ink.append((x, y))
+            if int((inked | (ink.face[ys, xs] < ink.lit)).sum()) <= p.loose_ring_ink:
+                on_faces.append((x, y))
+    return on_faces, by_ink
 
 
 def doubted(read: Read, loose: list[tuple[float, float]]) -> bool:

@@ -150,9 +150,8 @@ def _read_at(
     if kept:
         readable += _follow_lines(kept, readable, view)
     kept = arbitrate.keep(readable, p)
-    loose = arbitrate.unexplained_pips(kept, view.pips, seen, p)
     # a double is what a seam read as a bar gives: any spot of ink beside one doubts it
-    beside_doubles = arbitrate.unexplained_pips(kept, view.pips, seen, p, on_faces=False)
+    loose, beside_doubles = arbitrate.unexplained_pips(kept, view.pips, seen, p)
     return tuple(
         _tile(
             r,

@@ -106,8 +106,7 @@ def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
     (a thin bar enlarged further grows past the line filter's width)."""
     h, w = grey.shape
     s = min(p.scale_view_px / max(h, w), max(1.0, p.min_side_px / max(h, w)))
-    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC
-    return np.asarray(cv2.resize(grey, None, fx=s, fy=s, interpolation=interp)), s
+    return resized(grey, s), s
 
 
 def _round_blobs_seen(
