@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from train_halves import HELD_OUT_SEED, dataset
 
-from vision.recognition.halfnet import N_CLASSES, classify, half_patch, min_channel
+from vision.recognition.halfnet import N_CLASSES, classify, half_patch
+from vision.recognition.stages.scale import darkest_channel
 
 U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
@@ -61,7 +62,7 @@ def ddd_halves(folder: Path) -> tuple[U8, I64, list[str]]:
         image = cv2.imread(str(folder / truth["image"]), cv2.IMREAD_COLOR)
         if image is None:
             raise SystemExit(f"cannot read {folder / truth['image']}")
-        grey = min_channel(np.asarray(image, dtype=np.uint8))
+        grey = darkest_channel(np.asarray(image, dtype=np.uint8))
         for tile in truth["tiles"]:
             quads = [np.asarray(h["quad_px"], dtype=np.float64) for h in tile["halves"]]
             for i, half in enumerate(tile["halves"]):

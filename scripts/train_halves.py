@@ -44,8 +44,9 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.devtools.render.photos import render_crop, render_table
-from vision.recognition.halfnet import HALF_PX, N_CLASSES, NOT_A_HALF, half_patch, min_channel
+from vision.recognition.halfnet import HALF_PX, N_CLASSES, NOT_A_HALF, half_patch
 from vision.recognition.halfnet import normalise as normalise_patches
+from vision.recognition.stages.scale import darkest_channel
 
 U8 = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]
@@ -190,7 +191,7 @@ def table_samples(seed: int) -> list[tuple[U8, int]]:
     """The patches cut from one rendered table photo (seed ``seed``)."""
     rng = np.random.default_rng([seed, _DATA_STREAM, 2])
     photo = render_table(seed, width=TABLE_SIZE[0], height=TABLE_SIZE[1])
-    grey = min_channel(photo.image)
+    grey = darkest_channel(photo.image)
     out: list[tuple[U8, int]] = []
     centres: list[tuple[float, float]] = []
     widths: list[float] = []
@@ -212,7 +213,7 @@ def crop_samples(seed: int) -> list[tuple[U8, int]]:
     """The patches cut from one rendered single-tile photo (seed ``seed``)."""
     rng = np.random.default_rng([seed, _DATA_STREAM, 1])
     image, t = render_crop(seed)
-    grey = min_channel(image)
+    grey = darkest_channel(image)
     out: list[tuple[U8, int]] = []
     _tile_patches(rng, grey, t.corners, t.pips, out=out, copies=2)
     _table_patches(rng, grey, np.array(t.centers), _width(t.corners), n=2, out=out)

@@ -17,8 +17,8 @@ from vision.recognition.halfnet import (
     NOT_A_HALF,
     classify,
     half_patch,
-    min_channel,
 )
+from vision.recognition.stages.scale import darkest_channel
 
 
 def _clean(look: Look) -> Look:
@@ -47,7 +47,7 @@ def test_classify_gives_probabilities() -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6, 7, 8])
 def test_rendered_halves_are_read(seed: int) -> None:
     image, tile = render_crop(seed, _clean(crop_look(seed)))
-    grey = min_channel(image)
+    grey = darkest_channel(image)
     patches = np.stack([half_patch(grey, q) for q in _halves(tile.corners)])
     probs = classify(patches)
     assert probs.argmax(axis=1).tolist() == list(tile.pips)
@@ -83,15 +83,6 @@ def test_half_patch_maps_the_corners_as_documented() -> None:
     assert int(big.max()) - int(big.min()) < 16
 
 
-def test_min_channel() -> None:
-    bgr = np.zeros((2, 3, 3), np.uint8)
-    bgr[..., 0], bgr[..., 1], bgr[..., 2] = 200, 40, 90
-    out = min_channel(bgr)
-    assert out.shape == (2, 3)
-    assert out.dtype == np.uint8
-    assert np.all(out == 40)
-
-
 @pytest.mark.parametrize(
     ("call", "match"),
     [
@@ -103,8 +94,6 @@ def test_min_channel() -> None:
         (lambda: half_patch(np.zeros((50, 50), np.uint8), np.zeros((3, 2))), r"\(4, 2\)"),
         (lambda: half_patch(np.zeros((50, 50), np.uint8), np.zeros((4, 2))), "degenerate"),
         (lambda: half_patch(np.zeros((50, 50), np.uint8), np.full((4, 2), np.nan)), "finite"),
-        (lambda: min_channel(np.zeros((5, 5), np.uint8)), "BGR"),
-        (lambda: min_channel(np.zeros((5, 5, 3), np.int16)), "uint8"),
     ],
 )
 def test_bad_input_raises(call: object, match: str) -> None:

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.recognition.layouts import _variants
+from vision.recognition.layouts import variants
 from vision.types import Point
 
 U8 = npt.NDArray[np.uint8]
@@ -229,8 +229,8 @@ def _draw_tile(
         centers.append((float(mapped[0]), float(mapped[1])))
         if n == 0:
             continue
-        variants = _variants(n)
-        pts = variants[int(rng.integers(len(variants)))] * PIP_SPACING_REL
+        images = variants(n)
+        pts = images[int(rng.integers(len(images)))] * PIP_SPACING_REL
         plane_pts = np.array([plane(sign * 0.5 + px, py) for px, py in pts])
         for x, y in _apply(h, plane_pts):
             radius = PIP_DIAMETER_REL * w_px / 2

@@ -4,7 +4,7 @@ A reader that has proposed a tile as an oriented rectangle (w x 2w) reads each h
 square, with two steps:
 
 * :func:`half_patch` warps the half (its 4 corners in image pixels) from a grey frame
-  (:func:`min_channel` of the BGR frame, so coloured pips are dark) into a
+  (:func:`~vision.recognition.stages.scale.darkest_channel`, so coloured pips are dark) into a
   ``HALF_PX x HALF_PX`` uint8 patch, the side next to the tile's dividing bar on top;
 * :func:`classify` gives, for a batch of patches, the probabilities of 0..6 pips and of class 7,
   "not a tile half" (table, the back of a tile, a patch straddling two tiles or shifted by a
@@ -42,31 +42,15 @@ _MAX_OVERSAMPLE: Final = 8
 _MODEL: Final = "halves.onnx"
 
 
-def min_channel(bgr: U8) -> U8:
-    """The grey frame halves are read from: the min over the B, G, R channels, (H, W) uint8, of
-    a (H, W, 3) uint8 BGR frame, so pips of any colour are dark on a light tile."""
-    if not isinstance(bgr, np.ndarray) or bgr.dtype != np.uint8:
-        raise ValueError(f"min_channel needs a uint8 array, got {_describe(bgr)}")
-    if bgr.ndim != 3 or bgr.shape[2] != 3:
-        raise ValueError(f"min_channel needs a (H, W, 3) BGR image, got shape {bgr.shape}")
-    out: U8 = np.ascontiguousarray(bgr.min(axis=2))
-    return out
-
-
 def half_patch(grey: U8, corners: npt.ArrayLike) -> U8:
-    """Warp one half of a tile into a (HALF_PX, HALF_PX) uint8 patch.
+    """One half of a tile warped into a ``(HALF_PX, HALF_PX)`` uint8 patch.
 
-    ``grey``: (H, W) uint8 (see :func:`min_channel`). ``corners``: (4, 2) floats, the half
-    square's corners in image pixels (x, y; pixel centres at integers, as in OpenCV), going
-    round: corners 0 and 1 on the side next to the tile's dividing bar, then 2 and 3. Corner 0
-    goes to the patch's top-left outer corner, 1 top-right, 2 bottom-right, 3 bottom-left: the
-    quadrilateral fills the patch exactly (patch pixel (r, c) samples the point at fractions
-    ((c + 0.5) / HALF_PX, (r + 0.5) / HALF_PX) of the way from corner 0 along 0->1 and 0->3,
-    by the homography of the 4 corners). Parts outside the image read as the nearest edge pixel.
-
-    A half larger than the patch is sampled at k (<= 8) image pixels per patch pixel and
-    area-averaged down by k, so pips do not alias.
-    """
+    ``grey``: ``(H, W)`` uint8 (the darkest channel). ``corners``: ``(4, 2)``, the half
+    square's corners in image pixels (pixel centres at integers, as in OpenCV), going round
+    from the two on the bar's side; corner 0 goes to the patch's top-left outer corner, 1
+    top-right, 2 bottom-right, 3 bottom-left (a homography). Parts outside the image read as
+    the nearest edge pixel. A half larger than the patch is sampled at k (<= 8) image pixels
+    per patch pixel and area-averaged down, so pips do not alias."""
     if not isinstance(grey, np.ndarray) or grey.dtype != np.uint8:
         raise ValueError(f"half_patch needs a uint8 grey image, got {_describe(grey)}")
     if grey.ndim != 2 or grey.shape[0] < 1 or grey.shape[1] < 1:

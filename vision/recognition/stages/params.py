@@ -15,14 +15,12 @@ class StagedParams:
     scale_view_px: int = 640
     #: Pip diameter the frame is resampled to before reading (pixels).
     work_pip_px: float = 8.0
-    #: A frame at least ``min_side_px`` long whose pips are that much under ``work_pip_px``
-    #: is enlarged, by this much at most (under ``min_enlarge`` it is read as it is).
+    #: A frame whose pips are at least ``min_enlarge`` times under ``work_pip_px`` is
+    #: enlarged, by ``max_enlarge`` at most.
     min_enlarge: float = 1.2
     max_enlarge: float = 1.6
     #: Pips seen smaller than this in that view, or a commonest size shared by fewer than
-    #: ``min_view_support`` blobs, are measured again in a view twice as wide (the small pips
-    #: of a tile or two vanish in a reduced view; a calibration marker's cells are round and
-    #: alike too).
+    #: ``min_view_support`` blobs, are measured again in a view twice as wide.
     min_view_pip_px: float = 4.5
     min_view_support: int = 8
     #: Round blobs whose log-diameters lie within this of each other form one size.
@@ -30,8 +28,7 @@ class StagedParams:
     #: Smallest pip diameter believed (input pixels): a 20 px wide tile's pips are 3 px.
     min_pip_px: float = 2.5
     #: A side or end is the nearest step at least this share of the strongest step there;
-    #: each share proposes its own outline (a tilted view shows a tile's side beyond its top;
-    #: an ivory tile on white paper has a faint edge inside the darker shadow it casts).
+    #: each share proposes its own outline (a faint edge inside a shadow, a tilted side).
     step_shares: tuple[float, ...] = (0.35, 0.2)
     #: Fewest pips of one size that set the scale; with fewer, the bars do.
     min_pips_for_scale: int = 2
@@ -39,21 +36,19 @@ class StagedParams:
     common_sizes: int = 2
     #: With fewer pips than that, the sizes of this many of the largest round blobs are tried.
     lone_pip_guesses: int = 2
-    #: A bar is this many pip diameters long, when it has to set the scale; the longest
-    #: straight segments give this many guesses.
+    #: A bar is this many pips long where it sets the scale; the longest segments give
+    #: ``bar_guesses`` guesses.
     bar_length_d: float = 4.5
     bar_guesses: int = 3
     #: Closing kernel that removes pips and bars from the face image (in ``d``).
     close_d: float = 1.1
     #: Ink threshold as a share of the strongest ink contrast (99.7th percentile).
     ink_share: float = 0.33
-    #: ... and at least this share of the pips' own contrast (with few tiles on a wide table
-    #: the percentile measures the table's noise; a blurred tile's bar is fainter than its pips).
+    #: ... and at least this share of the pips' own contrast (few tiles on a wide table).
     bar_share: float = 0.2
     #: Lowest ink threshold (grey levels).
     ink_floor: float = 12.0
-    #: Round blobs this many pip diameters across are pips, cleared from the thin ink with a
-    #: margin of ``pip_margin_d`` pips.
+    #: Round blobs this many ``d`` across are pips, cleared from the thin ink with a margin.
     pip_size_range: tuple[float, float] = (0.6, 1.6)
     pip_margin_d: float = 0.15
     #: Thin ink counts only where the face is at least this share of the brightest faces.
@@ -62,30 +57,28 @@ class StagedParams:
     bar_min_d: float = 1.8
     #: Longest bar; longer straight ink is a seam or a tile's side (in ``d``).
     bar_max_d: float = 8.0
-    #: A straight run longer than this (in ``d``) may be the bars of two tiles side by side:
-    #: its stretches between the gaps that cross it are tried as bars too.
+    #: A straight run longer than this (in ``d``) may be two tiles' bars: its stretches
+    #: between the gaps that cross it are tried as bars too.
     bar_split_d: float = 5.0
     #: Most straight segments considered (the longest), so a textured frame costs a bounded time.
     max_segments: int = 600
     #: Most segments one connected piece of thin ink gives (its longest).
     piece_segments: int = 32
-    #: The face either side of a bar differs by at most this share of the brighter, or this
-    #: many grey levels (a tile's edge has the table on one side).
+    #: The face either side of a bar differs by at most this share of the brighter, or
+    #: ``face_step_floor`` grey levels (a tile's edge has the table on one side).
     face_step_share: float = 0.12
     face_step_floor: float = 12.0
-    #: A lit face standing alone is guessed to be one tile (its bar too faint to find) when
-    #: its long side is within these multiples of its short side and it fills this share of
-    #: its rectangle.
+    #: A lit face alone is guessed to be one tile (its bar too faint to find) when its
+    #: sides' ratio is within these and it fills ``lone_face_fill`` of its rectangle.
     lone_face_aspect: tuple[float, float] = (1.6, 2.5)
     lone_face_fill: float = 0.8
     #: A piece of lit face at least this many tiles' area (at the narrowest width) is looked
     #: at as a chain of touching tiles whose bars do not show.
     chain_min_tiles: float = 0.75
-    #: ... its tiles as wide as this share of its commonest thickness, until tiles were read
-    #: (a blurred face looks wider than it is).
+    #: ... its tiles this share of its commonest thickness wide, until tiles were read.
     chain_width_share: float = 0.85
-    #: ... a bar guessed across it where it is this many widths across (a tile laid along
-    #: it), along it where it is this many (a double laid across it, a tile where it turns).
+    #: ... a bar guessed across it where it is this many widths across (a tile along it),
+    #: along it where it is this many (a double across it, a turn).
     chain_one_wide: tuple[float, float] = (0.7, 1.4)
     chain_two_wide: tuple[float, float] = (1.6, 2.5)
     #: Collinear pieces this close across (in ``d``) are one bar.
@@ -96,24 +89,21 @@ class StagedParams:
     side_search: tuple[float, float] = (0.3, 0.85)
     #: ... and each side, as shares of the scene's width once tiles were read (second pass).
     side_search_known: tuple[float, float] = (0.35, 0.65)
-    #: A bar is about this share of its tile's width (a tile's outline guessed from its bar
-    #: alone, where the tile's edges do not show).
+    #: A bar is about this share of its tile's width (an outline guessed from its bar).
     bar_width_share: float = 0.8
     #: Where a tile's end is looked for along its axis, as shares of its measured width.
     end_search: tuple[float, float] = (0.8, 1.2)
     #: Tiles read before the scene's width is trusted for a second look.
     min_tiles_for_width: int = 3
-    #: Rounds of tiles guessed where the lines of the tiles read go on (a bar too faint to
-    #: find between two halves full of pips), and the shifts along the line each guess is
-    #: also tried at (shares of the width: a neighbour's end is measured a little off).
+    #: Rounds of tiles guessed where the lines of the tiles read go on, and the shifts
+    #: along the line each guess is also tried at (shares of the width).
     line_rounds: int = 2
     line_shifts: tuple[float, ...] = (-0.2, 0.0, 0.2)
     #: Accepted tile widths (in ``d``) and half lengths (shares of the width).
     width_d: tuple[float, float] = (3.0, 9.0)
     half_length: tuple[float, float] = (0.7, 1.4)
     #: A half is read from the bar to its measured end, trusted this much against the width
-    #: (the outline's width is often widened by the shadow a tile casts, its end less so; in
-    #: a line, an end can stop at a neighbour's bevel).
+    #: (a shadow widens the outline more than it lengthens it).
     end_trust: float = 0.85
     #: Side of the square a half is resampled to for reading (pixels).
     half_px: int = 32
@@ -130,8 +120,8 @@ class StagedParams:
     pip_share: float = 0.6
     #: ... and a free position's ink stay under this share of the weakest pip's.
     free_share: float = 0.5
-    #: Share of a half's face that must be near the face's own level, leaving out this share
-    #: of its side all round (an outline measured a little wide takes in table or shadow).
+    #: Share of a half's face that must be near the face's own level, leaving out
+    #: ``face_margin`` of its side all round.
     face_margin: float = 0.1
     face_share: float = 0.8
     #: A pip this share of a tile's width outside it is still explained by it; one with more
@@ -142,22 +132,18 @@ class StagedParams:
     #: The learned half reader agrees with a half read when it gives that count at least this
     #: probability; a tile it does not agree with is reported unsure.
     agree_p: float = 0.5
-    #: A half whose count the learned half reader gives less than this takes the count that
-    #: reader gives at least ``adopt_p`` (pips off the grid the half was read on; the tile is
-    #: then reported unsure); with none, the proposal is no tile (a half and the bare table
-    #: beside it, print, a shadow's edge, where face-down backs overlap).
+    #: A half whose count the learned half reader gives less than this takes the count it
+    #: gives at least ``adopt_p`` (pips off the grid; the tile is unsure); with none, the
+    #: proposal is no tile (see :func:`~.pipeline.settle`).
     refute_p: float = 0.2
     adopt_p: float = 0.9
     #: A double blank round a bar seen whose outline is guessed from the bar (its edges not
     #: measured) needs the learned half reader to read both halves blank at least this.
     blank_guess_p: float = 0.97
     #: Each blank half shows both its sides: across each, the grey level ranges by at least
-    #: this share of how far the face there is from the table's level (a square of a
-    #: face-down back under another's edge runs on past its sides; a double blank whose end
-    #: does not show so is unsure) ...
+    #: this share of how far the face there is from the table's level ...
     blank_side_share: float = 0.12
-    #: ... and by at least this share of the ink level (a "half" beyond a tile's edge, read
-    #: as a bar, on a table as light as the face).
+    #: ... and by at least this share of the ink level.
     blank_edge_share: float = 0.2
     #: Two proposals clash when they overlap by more than this share of a half's area.
     clash_share: float = 0.2
@@ -171,17 +157,14 @@ class StagedParams:
     #: ... and times this for a double with a tile's face beyond both ends (a seam in a line
     #: reads as one).
     inline_double_weight: float = 0.8
-    #: ... and times this for a tile guessed (its outline not measured) with a count the
-    #: learned half reader's, not the grid's (a guess across a seam reads so, each half cut
-    #: short there).
+    #: ... and times this for a guessed outline with a count the learned half reader's.
     learned_guess_weight: float = 0.6
     #: Search steps the arbitration spends on one group of clashing tiles at most.
     arbitration_budget: int = 1000
     #: ... and to read a group again without one kept tile (the contest below).
     contest_budget: int = 100
-    #: A kept tile is contested (reported unsure) when the best reading of its clash group
-    #: without it weighs at least this much less than the one kept (two tiles side by side
-    #: read across their seam explain as much as read along their bars).
+    #: A kept tile is contested (unsure) when the best reading of its clash group without it
+    #: weighs at least the kept reading's weight minus this.
     contest_margin: float = 0.5
     #: A double with a tile's face beyond both ends is reported unsure (a seam in a line).
     doubt_inline_doubles: bool = True
