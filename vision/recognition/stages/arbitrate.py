@@ -1,12 +1,5 @@
-"""Stage 6: one arbitration over every tile read, and what it leaves unexplained.
-
-Two tiles read clash where they overlap by more than ``clash_share`` of a half's area. The
-kept set is the heaviest set without a clash: the most tiles and pips explained, then the
-surest, each tile weighed down where the learned half reader does not read it so. A kept tile
-is *contested* where its clash group, read without it, explains nearly as much (two tiles side
-by side read across their seam). A tile kept beside pips that no kept tile explains may have
-been read round a wrong bar (an edge or a shadow taken for one). Both are reported unsure.
-"""
+"""Stage 6: one arbitration over every tile read (:func:`keep`), and the pips it leaves
+unexplained (:func:`unexplained_pips`), which make the tiles beside them unsure."""
 
 from __future__ import annotations
 
@@ -18,27 +11,28 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.polygons import overlap_area
+from vision.recognition.stages.arrays import F64
 from vision.recognition.stages.halves import Half
 from vision.recognition.stages.ink import Ink
 from vision.recognition.stages.outline import Proposal
 from vision.recognition.stages.params import StagedParams
 from vision.recognition.stages.scale import components
 
+Spots = tuple[npt.NDArray[np.int32], F64]
+Loose = list[tuple[float, float]]  # centres of pips no kept tile explains (working px)
+
 
 @dataclass(frozen=True, slots=True)
 class Read:
-    """A proposal with both halves read."""
+    """A proposal with both halves read. ``agree``: the lesser of the learned half reader's
+    probabilities for the two counts; ``inline``: see :func:`inline_double`; ``contested``: see
+    :func:`keep`; ``learned``: a half's count is the learned reader's, not the pip grid's."""
 
     proposal: Proposal
     halves: tuple[Half, Half]
-    #: The smaller of the learned half reader's probabilities for the two halves' counts.
     agree: float = 1.0
-    #: A double with a tile's face beyond both ends (see :func:`inline_double`).
     inline: bool = False
-    #: Kept, but another reading of its place that does not hold it explains nearly as much.
     contested: bool = False
-    #: A half's count is the learned half reader's, not the pip grid's (see
-    #: :func:`~.pipeline.settle`).
     learned: bool = False
 
     @property
@@ -51,21 +45,17 @@ class Read:
 
 
 def keep(reads: list[Read], p: StagedParams, *, contest: bool = True) -> list[Read]:
-    """The non-clashing subset of ``reads`` that explains the most tiles and pips, then the
-    surest (weights in :class:`StagedParams`), each marked ``contested`` where that holds
-    (only where ``contest``: a choice made on the way to the last needs no marks).
-    Solved exactly for each group of clashing reads (a seam read as a bar proposes a tile
-    across two neighbours: a line of touching tiles is a chain of such clashes, which only a
-    choice over the whole chain reads right); a group too large for ``arbitration_budget``
-    steps keeps the best set found."""
-    n = len(reads)
+    """The subset of ``reads`` without a clash (overlap over ``clash_share`` of a half) that
+    explains the most tiles and pips, then the surest; where ``contest``, a tile is marked
+    ``contested`` if its clash group without it explains nearly as much. Solved exactly per
+    clash group (a line read across its seams is one), within ``arbitration_budget`` steps."""
     polys = [r.proposal.corners().astype(np.float32) for r in reads]
     boxes = [cv2.boundingRect(q) for q in polys]
-    near: list[set[int]] = [set() for _ in range(n)]
-    for i in range(n):
+    near: list[set[int]] = [set() for _ in reads]
+    for i in range(len(reads)):
         limit = p.clash_share * reads[i].proposal.width ** 2
         xi, yi, wi, hi = boxes[i]
-        for j in range(i + 1, n):
+        for j in range(i + 1, len(reads)):
             xj, yj, wj, hj = boxes[j]
             if xj > xi + wi or xi > xj + wj or yj > yi + hi or yi > yj + hj:
                 continue
@@ -107,11 +97,10 @@ def clashing(reads: list[Read], others: list[Read], p: StagedParams) -> list[boo
 
 
 def _same_tile(a: Read, b: Read) -> bool:
-    """Whether ``a`` and ``b`` read the same pips about the same place (a quarter width)."""
+    """Whether ``a`` and ``b`` read the same pips within a quarter width of each other."""
     (ax, ay), (bx, by) = a.proposal.center, b.proposal.center
-    return sorted(h.pips or 0 for h in a.halves) == sorted(h.pips or 0 for h in b.halves) and (
-        np.hypot(ax - bx, ay - by) < 0.25 * a.proposal.width
-    )
+    same_pips = sorted(h.pips or 0 for h in a.halves) == sorted(h.pips or 0 for h in b.halves)
+    return same_pips and np.hypot(ax - bx, ay - by) < 0.25 * a.proposal.width
 
 
 def _groups(near: list[set[int]]) -> list[frozenset[int]]:
@@ -134,18 +123,15 @@ def _groups(near: list[set[int]]) -> list[frozenset[int]]:
 def _best_set(
     group: frozenset[int], near: list[set[int]], weight: list[float], budget: int
 ) -> set[int]:
-    """The heaviest set of pairwise non-clashing members of ``group``: branch and bound,
-    taking free and dominating members without branching, stopping after ``budget`` steps
-    with the heaviest set found (first the greedy one, heaviest first)."""
+    """The heaviest pairwise non-clashing subset of ``group`` by branch and bound from the greedy
+    set, or the best found in ``budget`` steps. The sets' iteration order breaks ties."""
     best: set[int] = set()
     for i in sorted(group, key=lambda k: -weight[k]):
         if not near[i] & best:
             best.add(i)
     best_total = sum(weight[i] for i in best)
     steps = 0
-    # clashes as bit masks too, to count them without building sets (members are still
-    # visited in the sets' order, which breaks ties)
-    clash = {i: sum(1 << j for j in near[i]) for i in group}
+    clash = {i: sum(1 << j for j in near[i]) for i in group}  # as bit masks, to count fast
     bit = {i: 1 << i for i in group}
 
     def search(left: frozenset[int], mask: int, chosen: frozenset[int], total: float) -> None:
@@ -171,8 +157,7 @@ def _best_set(
 def _forced(
     left: frozenset[int], mask: int, clash: dict[int, int], weight: list[float]
 ) -> int | None:
-    """A member of ``left`` (``mask``, as bits) some heaviest set holds without a choice: one
-    with no clash left, or one that outweighs its only clash."""
+    """A member of ``left`` (``mask``) in some heaviest set: unclashed or outweighing its clash."""
     for i in left:
         rivals = clash[i] & mask
         if not rivals or (
@@ -182,20 +167,14 @@ def _forced(
     return None
 
 
-def spots(ink: Ink) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
-    """The pieces of ink that are not thin (pips, and what is round or thick enough to be
-    read as one): their :func:`~.scale.components` statistics and centres (working px), the
-    background left out."""
+def spots(ink: Ink) -> Spots:
+    """:func:`~.scale.components` stats and centres (working px) of the ink that is not thin."""
     _, _, stats, centres = components(((ink.mask > 0) & (ink.thin == 0)).astype(np.uint8))
     return stats[1:], centres[1:]
 
 
-def pip_spots(
-    found: tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]], pip_px: float
-) -> npt.NDArray[np.float64]:
-    """``(M, 2)``: the centres (working px) of the :func:`spots` ``found`` shaped like one pip
-    of diameter ``pip_px``: 0.3 to 2.5 times its area, neither side of their box more than
-    twice the other (and 2 px)."""
+def pip_spots(found: Spots, pip_px: float) -> F64:
+    """``(M, 2)`` centres of the :func:`spots` about the size and shape of a pip ``pip_px`` wide."""
     stats, centres = found
     area = np.pi * pip_px * pip_px / 4
     w, h, a = stats[:, 2], stats[:, 3], stats[:, 4]
@@ -203,24 +182,18 @@ def pip_spots(
     return np.asarray(centres[ok], dtype=np.float64).reshape(-1, 2)
 
 
-def unexplained_pips(
-    kept: list[Read], pips: npt.NDArray[np.float64], ink: Ink, p: StagedParams
-) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
-    """Those of ``pips`` (:func:`pip_spots`, working px) that lie outside every kept tile (by
-    more than ``loose_margin`` of its width: outlines are measured to a few pixels) and stand
-    on a face: at most ``loose_ring_ink`` of eight points a pip's diameter from the centre
-    are ink or off the faces (below ``ink.lit`` in the face image); and, a superset, those
-    where only ink counts (beside a double, which a seam read as a bar gives). The closing
-    that makes the face image fills the wedge of table between a tile's corner and its
-    neighbour's side, which reads as a spot of ink; the table beyond it does not."""
+def unexplained_pips(kept: list[Read], pips: F64, ink: Ink, p: StagedParams) -> tuple[Loose, Loose]:
+    """Those of ``pips`` beyond ``loose_margin`` of every kept tile with at most ``loose_ring_ink``
+    of eight points a pip's diameter round them on ink or off the faces; and, a superset, those
+    where only ink counts (the face image's closing fills the table between tiles)."""
     outlines = [
         (r.proposal.corners().astype(np.float32), p.loose_margin * r.proposal.width) for r in kept
     ]
     h, w = ink.contrast.shape
     t = np.linspace(0, 2 * np.pi, 8, endpoint=False)
     ring = np.stack([np.cos(t), np.sin(t)], axis=1) * ink.pip_px
-    on_faces: list[tuple[float, float]] = []
-    by_ink: list[tuple[float, float]] = []
+    on_faces: Loose = []
+    by_ink: Loose = []
     for x, y in pips.tolist():
         if not all(cv2.pointPolygonTest(q, (x, y), True) < -m for q, m in outlines):
             continue
@@ -234,41 +207,32 @@ def unexplained_pips(
     return on_faces, by_ink
 
 
-def doubted(read: Read, loose: list[tuple[float, float]]) -> bool:
+def doubted(read: Read, loose: Loose) -> bool:
     """Whether a loose pip lies within half a tile width of ``read``'s outline."""
     poly = read.proposal.corners().astype(np.float32)
-    reach = 0.5 * read.proposal.width
-    return any(cv2.pointPolygonTest(poly, c, True) > -reach for c in loose)
+    return any(cv2.pointPolygonTest(poly, c, True) > -0.5 * read.proposal.width for c in loose)
 
 
 def inline_double(
     read: Read, ink: Ink, p: StagedParams, outlines: Sequence[npt.NDArray[np.float32]] = ()
 ) -> bool:
-    """Whether ``read`` is a double with a tile's face beyond both its ends: a lit face on a
-    table darker than the faces, or, on any table, inside one of ``outlines`` (``(4, 2)``
-    float32 corners of the tiles read; ``read``'s own may be among them, as nothing beyond
-    its ends lies inside it). In a line, the two halves either side of a seam always match,
-    so a seam taken for a bar reads as a double between two tiles; a double laid across the
-    line, as doubles usually are, has table beyond its ends."""
-    a, b = read.halves
-    if a.pips != b.pips:
+    """Whether ``read`` is a double with a face beyond both ends: lit on a table darker than the
+    faces, or inside one of ``outlines`` (float32 corners). A seam taken for a bar reads as such
+    a double; real doubles mostly lie across the line."""
+    if read.halves[0].pips != read.halves[1].pips:
         return False
     dark_table = ink.table < ink.lit  # else faces cannot be told from the table by level
     prop = read.proposal
     c, u, n = (np.array(v, dtype=np.float64) for v in (prop.center, prop.across, prop.axis))
     h, w = ink.face.shape
     for sign, end in ((1.0, prop.ends[0]), (-1.0, prop.ends[1])):
-        pts = [
-            c + sign * n * (end + 0.5 * prop.width) + u * k * prop.width for k in (-0.25, 0, 0.25)
-        ]
+        beyond = c + sign * n * (end + 0.5 * prop.width)
+        pts = [beyond + u * k * prop.width for k in (-0.25, 0, 0.25)]
         levels = [
             float(ink.face[int(np.clip(y, 0, h - 1)), int(np.clip(x, 0, w - 1))]) for x, y in pts
         ]
         lit = dark_table and float(np.median(levels)) >= ink.lit
-        beside = any(
-            cv2.pointPolygonTest(q, (float(pts[1][0]), float(pts[1][1])), False) > 0
-            for q in outlines
-        )
-        if not (lit or beside):
+        mid = (float(pts[1][0]), float(pts[1][1]))
+        if not lit and not any(cv2.pointPolygonTest(q, mid, False) > 0 for q in outlines):
             return False
     return True

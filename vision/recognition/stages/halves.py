@@ -1,14 +1,8 @@
 """Stage 5: reading a proposal's two halves on the pip grid.
 
-Each half (on one side of the bar, ``w`` across and as long as its measured end, see
-``end_trust``) is resampled to ``half_px`` square, the bar along its first column. The ink
-contrast is averaged over a pip's core at the nine positions of a 3x3 grid (spacings
-``grid_spacings``, centre shifted by ``grid_shifts``, both shares of the side: sets differ).
-A half is blank when no position at the middle spacing holds ink; otherwise the standard
-layout (any of its images under the square's symmetries) whose weakest pip position most
-exceeds its strongest free position is the reading, kept only where the pips are ink
-(``pip_share``) and the free positions are not (``free_share``). Counting positions, not
-blobs, reads pips merged by blur or pips touching the bar.
+Each half is resampled to ``half_px`` square (the bar along its first column) and its ink
+averaged over a pip's core at the positions of a 3x3 grid (:func:`_read_cores`): counting
+positions, not blobs, reads pips merged by blur or touching the bar.
 """
 
 from __future__ import annotations
@@ -16,17 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.recognition.layouts import grid_masks
+from vision.recognition.stages.arrays import F32, F64, U8, Idx
 from vision.recognition.stages.ink import Ink
 from vision.recognition.stages.outline import Proposal
 from vision.recognition.stages.params import StagedParams
-
-F32 = npt.NDArray[np.float32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,11 +32,6 @@ class Half:
     center: tuple[float, float]
 
 
-@cache
-def _masks(max_pips: int) -> tuple[int, ...]:
-    return tuple(sorted(m for m in grid_masks() if 0 < m.bit_count() <= max_pips))
-
-
 def read(prop: Proposal, ink: Ink, p: StagedParams, max_pips: int = 6) -> tuple[Half, Half]:
     """The two halves of ``prop``: first along ``+axis``, then ``-axis``."""
     return read_all([prop], ink, p, max_pips)[0]
@@ -51,7 +40,8 @@ def read(prop: Proposal, ink: Ink, p: StagedParams, max_pips: int = 6) -> tuple[
 def read_all(
     props: list[Proposal], ink: Ink, p: StagedParams, max_pips: int = 6
 ) -> list[tuple[Half, Half]]:
-    """The two halves of each of ``props`` (see :func:`read`), resampled and read together."""
+    """The two halves of each of ``props`` (see :func:`read`), read together. A half is ``width``
+    across and as long as ``end_trust`` trusts its measured end."""
     if not props:
         return []
     s = p.half_px
@@ -60,14 +50,12 @@ def read_all(
         c, u, n, w = np.array(prop.center), np.array(prop.across), np.array(prop.axis), prop.width
         for sign, end in ((1.0, prop.ends[0]), (-1.0, prop.ends[1])):
             length = w + p.end_trust * (end - w)
-            # patch pixel (x, y) samples the image at ``origin + x * along + y * across``
             frames.append((c - u * w / 2, sign * n * length / s, u * w / s))
             centre = c + sign * n * length / 2
             centres.append((float(centre[0]), float(centre[1])))
             pips.append(ink.pip_px * s / w)
     contrast, face = (_resampled(image, frames, s) for image in (ink.contrast, ink.face))
-    # on a table at least as light as the faces (ivory on white paper: in the darkest
-    # channel the faces are the darker), a face is not told from the table by its level
+    # on a table as light as the faces (ivory on white paper), levels do not tell them apart
     whole = _faces_whole(face, ink.lit if ink.table < ink.lit else 0.0, p)
     core = np.zeros(contrast.shape, dtype=np.float32)
     radii = np.array([max(1, round(p.pip_core * d)) for d in pips])
@@ -82,51 +70,39 @@ def read_all(
     return [(out[2 * k], out[2 * k + 1]) for k in range(len(props))]
 
 
-#: Most halves resampled, or matched with the layouts, at once (the memory it takes: some
-#: 3 MB for the maps, 4 for the matching).
+#: Most halves resampled, or matched with the layouts, at once (some 3 to 4 MB).
 _CHUNK = 128
 
 
-def _resampled(
-    image: npt.NDArray[np.uint8],
-    frames: Sequence[tuple[npt.NDArray[np.float64], ...]],
-    s: int,
-) -> npt.NDArray[np.uint8]:
+def _resampled(image: U8, frames: Sequence[tuple[F64, ...]], s: int) -> U8:
     """``(len(frames), s, s)``: ``image`` resampled (bilinear, 0 outside it) on each frame's
     grid, ``origin + x * along + y * across`` for patch pixel ``(x, y)``."""
-    o, a, b = (np.array([f[k] for f in frames], dtype=np.float64) for k in range(3))
+    frame = np.array(frames, dtype=np.float64)[..., None, None]  # (N, 3, 2, 1, 1)
     x, y = np.meshgrid(np.arange(s, dtype=np.float64), np.arange(s, dtype=np.float64))
     out = np.empty((len(frames), s, s), dtype=np.uint8)
     for at in range(0, len(frames), _CHUNK):
-        c = slice(at, at + _CHUNK)  # the maps of a chunk at a time: (chunk * s, s) each
-        mx, my = (
-            (o[c, k, None, None] + x * a[c, k, None, None] + y * b[c, k, None, None])
-            .astype(np.float32)
-            .reshape(-1, s)
-            for k in (0, 1)
-        )
-        out[at : at + _CHUNK] = cv2.remap(
-            image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
-        ).reshape(-1, s, s)
+        c = slice(at, at + _CHUNK)
+        maps = (frame[c, 0] + x * frame[c, 1] + y * frame[c, 2]).astype(np.float32)
+        mx, my = maps[:, 0].reshape(-1, s), maps[:, 1].reshape(-1, s)
+        warped = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        out[c] = warped.reshape(-1, s, s)
     return out
 
 
-def _box_means(patches: npt.NDArray[np.uint8], r: int) -> F32:
-    """``cv2.blur`` of each patch (``(N, s, s)``) by ``2r + 1`` square, its edges reflected
-    (OpenCV's default), in one pass: each patch is padded on its own, so none reaches the
-    next."""
+def _box_means(patches: U8, r: int) -> F32:
+    """``cv2.blur`` by a ``2r + 1`` square of each of ``patches`` (``(N, s, s)``), in one pass."""
     n, s, _ = patches.shape
     padded = np.pad(patches.astype(np.float32), ((0, 0), (r, r), (r, r)), mode="reflect")
     blurred = cv2.blur(padded.reshape(-1, s + 2 * r), (2 * r + 1, 2 * r + 1))
     return np.asarray(blurred, dtype=np.float32).reshape(n, s + 2 * r, s + 2 * r)[:, r:-r, r:-r]
 
 
-def _read_cores(
-    core: F32, p: StagedParams, t: float, max_pips: int
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]:
-    """Each half's count (-1: unreadable) and confidence from ``core`` (``(N, s, s)``, its ink
-    averaged over a pip's core, the bar along the first column), at the ink threshold
-    ``t``."""
+def _read_cores(core: F32, p: StagedParams, t: float, max_pips: int) -> tuple[Idx, F64]:
+    """Each half's count (-1: unreadable) and confidence from ``core`` (``(N, s, s)``, ink
+    averaged over a pip's core) at ink threshold ``t``. Blank: under ``blank_share * t`` on the
+    grid at ``blank_spacing``; else the layout (at any grid spacing and shift) whose weakest pip
+    most exceeds its strongest free position, if that pip reaches ``pip_share * t`` and that
+    free position stays under ``free_share`` of it."""
     n, s, _ = core.shape
     ys, xs = _placements(s, (p.blank_spacing,), (0.0,))
     peak = core[:, ys[0], xs[0]].max(axis=1).astype(np.float64)
@@ -135,11 +111,9 @@ def _read_cores(
     confidence = np.clip(1 - peak / (p.blank_share * t), 0, 1)
     ys, xs = _placements(s, p.grid_spacings, p.grid_shifts)
     on = _on_bits(max_pips)  # (layouts, 9)
-    for at in range(0, n, _CHUNK):
-        part = np.arange(at, min(n, at + _CHUNK))
-        part = part[~blank[part]]
-        if not len(part):
-            continue
+    todo = np.flatnonzero(~blank)
+    for at in range(0, len(todo), _CHUNK):
+        part = todo[at : at + _CHUNK]
         vals = core[part[:, None, None], ys[None], xs[None]]  # (N, placements, 9)
         # the weakest pip and the strongest free position of each layout (N, placements, layouts)
         lows = np.full((*vals.shape[:2], len(on)), np.inf, dtype=np.float32)
@@ -161,35 +135,26 @@ def _read_cores(
 @cache
 def _on_bits(max_pips: int) -> npt.NDArray[np.bool_]:
     """``(layouts, 9)``: the grid positions of every standard layout of 1..max_pips pips."""
-    return np.array([[bool(m >> k & 1) for k in range(9)] for m in _masks(max_pips)])
+    masks = sorted(m for m in grid_masks() if 0 < m.bit_count() <= max_pips)
+    return np.array([[bool(m >> k & 1) for k in range(9)] for m in masks])
 
 
 @cache
-def _placements(
-    s: int, spacings: tuple[float, ...], shifts: tuple[float, ...]
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    """Rows and columns ``(placements, 9)`` of the 3x3 grid at every spacing and shift, in the
-    bit order of ``grid_masks``."""
-    cells = [(ix, iy) for ix in (-1, 0, 1) for iy in (-1, 0, 1)]
+def _placements(s: int, spacings: tuple[float, ...], shifts: tuple[float, ...]) -> tuple[Idx, Idx]:
+    """Rows and columns ``(placements, 9)`` of the 3x3 grid at every spacing and centre shift
+    (shares of ``s``), in the bit order of ``grid_masks``."""
+    cells = list(product((-1, 0, 1), repeat=2))
     xs, ys = [], []
-    for sp in spacings:
-        for dx in shifts:
-            for dy in shifts:
-                xs.append([(0.5 + dx) * s + ix * sp * s for ix, _ in cells])
-                ys.append([(0.5 + dy) * s + iy * sp * s for _, iy in cells])
-    return _clipped(ys, s), _clipped(xs, s)
+    for sp, dx, dy in product(spacings, shifts, shifts):
+        xs.append([(0.5 + dx) * s + ix * sp * s for ix, _ in cells])
+        ys.append([(0.5 + dy) * s + iy * sp * s for _, iy in cells])
+    rows, cols = np.asarray(np.clip(np.rint(np.array([ys, xs])), 0, s - 1), dtype=np.intp)
+    return rows, cols
 
 
-def _clipped(v: list[list[float]], s: int) -> npt.NDArray[np.intp]:
-    return np.asarray(np.clip(np.rint(np.array(v)), 0, s - 1), dtype=np.intp)
-
-
-def _faces_whole(
-    faces: npt.NDArray[np.uint8], lit: float, p: StagedParams
-) -> npt.NDArray[np.bool_]:
-    """For each of ``faces`` (``(N, s, s)``, halves resampled), whether it is one lit face: at
-    least ``lit`` (a table darker than the tiles or its border is no blank half) and nearly all
-    at its own level."""
+def _faces_whole(faces: U8, lit: float, p: StagedParams) -> npt.NDArray[np.bool_]:
+    """Whether each of ``faces`` (``(N, s, s)``) is one lit face: its level at least ``lit`` (a
+    darker table is no blank half) and nearly all its inner part at that level."""
     m = round(p.face_margin * faces.shape[1])
     inner = faces[:, m:-m, m:-m].astype(np.float32)
     level = np.median(faces.reshape(len(faces), -1), axis=1).astype(np.float32)

@@ -1,38 +1,30 @@
-"""Stage 4: a tile proposed round each bar.
+"""Stage 4: a tile proposed round each bar (working pixels throughout).
 
-A tile's axis is square to its bar. Its sides are the strongest steps of the face image (or a
-seam of thin ink) on lines from the bar's centre along the bar, looked for between
-``side_search`` shares of the width the pip size suggests; its ends the strongest steps along
-the axis (median of three lines), between ``end_search`` shares of the width just measured.
-Steps, not levels: a face is told from the table by its edge whether the table is darker or
-lighter than the tile. Where the edges do not show at all (a white tile on white paper),
-:func:`from_bars` guesses the outline from the bar's length alone; where a bar does not show
-(two halves full of pips, blurred), :func:`beyond` guesses it where a line of tiles goes on.
+A tile's axis is square to its bar; its sides and ends are the strongest steps of the face image
+(or of a thin-ink seam) along the bar and along the axis. Steps, not levels: a table may be
+darker or lighter than the tiles. :func:`from_bars` and :func:`beyond` guess what does not show.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.recognition.stages.arrays import F32, F64, pair
 from vision.recognition.stages.bars import Bar
 from vision.recognition.stages.ink import Ink
 from vision.recognition.stages.params import StagedParams
 
-F32 = npt.NDArray[np.float32]
-F64 = npt.NDArray[np.float64]
-
 
 @dataclass(frozen=True, slots=True)
 class Proposal:
-    """An oriented tile: ``center`` on its bar, unit ``across`` (along the bar) and ``axis``
-    (along the tile), ``width``, ``ends`` (distance from the centre to each end, the first
-    along ``+axis``) and the ``bar`` it was proposed round (None: a bar guessed where none was
-    seen, the centre then halfway between the ends). ``measured``: False where the outline is
-    guessed from the bar alone (see :func:`from_bars`). Working pixels."""
+    """An oriented tile: ``center`` on its ``bar`` (None: guessed, the centre then halfway
+    between the ends), unit ``across`` (along the bar) and ``axis``, ``width``, ``ends`` (from
+    the centre, the first along ``+axis``); ``measured`` False: see :func:`from_bars`."""
 
     center: tuple[float, float]
     across: tuple[float, float]
@@ -45,9 +37,9 @@ class Proposal:
     def corners(self) -> F64:
         """``(4, 2)``: the outline, going round."""
         c, u, n = np.array(self.center), np.array(self.across), np.array(self.axis)
-        w2, la, lb = self.width / 2, self.ends[0], self.ends[1]
+        side, (la, lb) = u * (self.width / 2), self.ends
         return np.array(
-            [c - u * w2 - n * lb, c + u * w2 - n * lb, c + u * w2 + n * la, c - u * w2 + n * la]
+            [c - side - n * lb, c + side - n * lb, c + side + n * la, c - side + n * la]
         )
 
 
@@ -55,45 +47,35 @@ class Proposal:
 _ROWS = 256
 
 
+@dataclass(frozen=True, slots=True)
 class _Profiles:
-    def __init__(self, ink: Ink, share: float) -> None:
-        self.share = share
-        self.offset = 0.5 * ink.pip_px
-        self.ink = ink
+    """Steps along lines across ``ink``: the nearest at least ``share`` of a line's strongest."""
 
-    def _images(
-        self, xs: npt.NDArray[np.float32], ys: npt.NDArray[np.float32]
-    ) -> tuple[F32, F32, int, int]:
-        """The face image and the seams (thin ink's contrast), as float32, over the part of
-        the frame that samples at ``xs, ys`` read (with the pixels bilinear sampling takes
-        beside them, or the frame's edge they are replicated from); and its corner."""
+    ink: Ink
+    share: float
+
+    def _images(self, xs: F32, ys: F32) -> tuple[F32, F32, int, int]:
+        """Face and seams (thin ink's contrast) in float32 round samples at ``xs, ys``; corner."""
         h, w = self.ink.face.shape
         x0 = int(np.clip(np.floor(xs.min()) - 1, 0, w - 1))
         y0 = int(np.clip(np.floor(ys.min()) - 1, 0, h - 1))
         x1 = int(np.clip(np.ceil(xs.max()) + 2, x0 + 1, w))
         y1 = int(np.clip(np.ceil(ys.max()) + 2, y0 + 1, h))
-        face = self.ink.face[y0:y1, x0:x1].astype(np.float32)
         part = np.s_[y0:y1, x0:x1]
         seams = self.ink.contrast[part].astype(np.float32) * (self.ink.thin[part] > 0)
-        return face, seams, x0, y0
+        return self.ink.face[part].astype(np.float32), seams, x0, y0
 
     def strongest_steps(self, starts: F64, vs: F64, t0: F64, t1: F64) -> F64:
         """:meth:`_steps` of the rows, ``_ROWS`` at a time (a row's step is its own)."""
-        parts = [
-            self._steps(starts[c], vs[c], t0[c], t1[c])
-            for c in (slice(at, at + _ROWS) for at in range(0, len(starts), _ROWS))
-        ]
+        cuts = [slice(at, at + _ROWS) for at in range(0, len(starts), _ROWS)]
+        parts = [self._steps(starts[c], vs[c], t0[c], t1[c]) for c in cuts]
         return np.concatenate(parts) if parts else np.zeros(0)
 
     def _steps(self, starts: F64, vs: F64, t0: F64, t1: F64) -> F64:
-        """For each row of ``starts`` and ``vs`` (``(K, 2)``), the distance from the start
-        along ``v`` (between the row's ``t0`` and ``t1``, ``(K,)``) of the nearest step of
-        the face image or thin-ink line that is at least ``share`` of the row's strongest: a
-        tile's top face ends before the side a tilted view also shows. A seam counts where
-        thin ink crosses the line (it is there half a pip to either side), not where it runs
-        along it (the bar a line across a tile starts on). Each row is sampled every half
-        pixel from ``t0 - 2`` to ``t1 + 2`` and smoothed, reflected at its ends; one
-        resampling serves every row."""
+        """For each row (``starts``, ``vs``: ``(K, 2)``), the distance along ``v`` between ``t0``
+        and ``t1`` (``(K,)``) of the nearest step of the face or of a seam at least ``share`` of
+        the row's strongest (a tilted tile's top face ends before its side), else ``t1``. A seam
+        counts where thin ink crosses the line, not where it runs along it (a bar)."""
         first = t0 - 2
         lengths = np.ceil(((t1 + 2) - first) / 0.5).astype(np.int64)
         k = np.arange(max(3, int(lengths.max(initial=0))))
@@ -105,79 +87,55 @@ class _Profiles:
         ts = v0[:, None] + idx.astype(np.float32) * step[:, None]
         xs = (starts[:, :1] + vs[:, :1] * ts).astype(np.float32)
         ys = (starts[:, 1:] + vs[:, 1:] * ts).astype(np.float32)
-        side = np.stack([-vs[:, 1], vs[:, 0]], axis=1) * self.offset
-        rows = len(starts)
-        dx = np.concatenate([-side[:, :1], side[:, :1]]).astype(np.float32)
-        dy = np.concatenate([-side[:, 1:], side[:, 1:]]).astype(np.float32)
-        sx, sy = np.concatenate([xs, xs]) + dx, np.concatenate([ys, ys]) + dy
+        # seams are read half a pip to either side of the line
+        normal = np.stack([-vs[:, 1], vs[:, 0]], axis=1)
+        side = (normal * (0.5 * self.ink.pip_px)).astype(np.float32)
+        sx = np.concatenate([xs - side[:, :1], xs + side[:, :1]])
+        sy = np.concatenate([ys - side[:, 1:], ys + side[:, 1:]])
         face, seams, x0, y0 = self._images(np.concatenate([xs, sx]), np.concatenate([ys, sy]))
-        rep = cv2.BORDER_REPLICATE
+        rep, rows = cv2.BORDER_REPLICATE, len(starts)
         f = cv2.remap(face, xs - x0, ys - y0, cv2.INTER_LINEAR, borderMode=rep)
         both = cv2.remap(seams, sx - x0, sy - y0, cv2.INTER_LINEAR, borderMode=rep)
-        seam = np.minimum(both[:rows], both[rows:])
-        smooth = cv2.GaussianBlur(f, (9, 1), 1.0, sigmaY=0.0)
-        grad = np.empty_like(smooth)
-        grad[:, 1:-1] = (smooth[:, 2:] - smooth[:, :-2]) / 2.0
-        grad[:, 0] = smooth[:, 1] - smooth[:, 0]
-        grad[:, -1] = smooth[:, -1] - smooth[:, -2]
-        score = 2 * np.abs(grad) + seam
+        grad = np.gradient(cv2.GaussianBlur(f, (9, 1), 1.0, sigmaY=0.0), axis=1)
         lo, hi = t0.astype(np.float32)[:, None], t1.astype(np.float32)[:, None]
         within = (k < lengths[:, None]) & (ts >= lo) & (ts <= hi)
-        inside = np.where(within, score, -1.0)
-        strong = inside >= self.share * inside.max(axis=1, keepdims=True)
-        prev = np.concatenate([inside[:, -1:], inside[:, :-1]], axis=1)
-        after = np.concatenate([inside[:, 1:], inside[:, :1]], axis=1)
-        peaks = strong & (inside >= prev) & (inside >= after)
+        score = np.where(within, 2 * np.abs(grad) + np.minimum(both[:rows], both[rows:]), -1.0)
+        local = (score >= np.roll(score, 1, axis=1)) & (score >= np.roll(score, -1, axis=1))
+        peaks = local & (score >= self.share * score.max(axis=1, keepdims=True))
         at = ts[np.arange(rows), np.argmax(peaks, axis=1)].astype(np.float64)
-        found = peaks.any(axis=1) & (lengths >= 3)
-        return np.where(found, at, t1)
+        return np.where(peaks.any(axis=1) & (lengths >= 3), at, t1)
 
 
 def propose(
-    bars: list[Bar],
-    ink: Ink,
-    p: StagedParams,
-    width: float | None = None,
-    *,
-    guessed: bool = False,
+    bars: list[Bar], ink: Ink, p: StagedParams, width: float | None = None, *, guessed: bool = False
 ) -> list[Proposal]:
-    """Proposals round each bar: one per share of ``step_shares`` (the nearest step at least
-    that share of the strongest is the edge), the same outline given once. ``width``: the
-    scene's tile width where tiles were read already (all tiles of a set are alike); each
-    side is then looked for within ``side_search_known`` of it, else within ``side_search``
-    of the width the pip size suggests. ``guessed``: the bars are guesses (see
-    :func:`~.bars.lone_faces`); each tile is centred between its ends."""
-    d = ink.pip_px
-    if width is None:
-        expected, sides = d / p.pip_width_ratio, p.side_search
-    else:
-        expected, sides = width, p.side_search_known
-    out = _Distinct(0.5 * d)
+    """Proposals round each bar, one per share of ``step_shares``, each outline once; sides within
+    ``side_search_known`` of the scene's tile ``width`` if known, else ``side_search`` of the
+    width the pip size suggests. ``guessed`` bars (:func:`~.bars.lone_faces`): centred tiles."""
+    expected = ink.pip_px / p.pip_width_ratio if width is None else width
+    sides = p.side_search if width is None else p.side_search_known
+    props: list[Proposal] = []
     for share in p.step_shares:
-        for prop in _around(bars, _Profiles(ink, share), expected, sides, p):
-            out.add(_centred(prop) if guessed else prop)
-    return out.proposals
+        props += _around(bars, _Profiles(ink, share), expected, sides, p)
+    return _distinct([_centred(q) for q in props] if guessed else props, 0.5 * ink.pip_px)
 
 
 def from_bars(bars: list[Bar], known: list[Proposal], d: float, p: StagedParams) -> list[Proposal]:
-    """Each bar's tile guessed from the bar alone, where ``known`` (measured outlines) holds
-    none like it: as wide as the bar is long over ``bar_width_share``, each half square. A
-    white tile on white paper shows its bar and pips; its edges may not show at all."""
-    out = _Distinct(0.5 * d, known)
+    """Each bar's tile guessed from the bar alone, where ``known`` holds none like it: as wide
+    as the bar is long over ``bar_width_share``, each half square."""
+    guesses: list[Proposal] = []
     for bar in bars:
         u = bar.direction
         w = bar.length / p.bar_width_share
-        out.add(Proposal(bar.center, u, (-u[1], u[0]), w, (w, w), bar, measured=False))
-    return out.proposals[len(known) :]
+        guesses.append(Proposal(bar.center, u, (-u[1], u[0]), w, (w, w), bar, measured=False))
+    return _distinct(guesses, 0.5 * d, known)
 
 
 def beyond(tiles: list[tuple[Proposal, bool]], width: float, p: StagedParams) -> list[Bar]:
-    """Bars guessed where a line goes on from each tile read (``(proposal, is_double)``), for
-    tiles ``width`` wide: beyond each end, a tile laid end to end (its bar a width past the
-    end, across the line) and a double laid crosswise (its bar half a width past, along the
-    line); beyond a double's sides too (the line goes on from a double laid crosswise). Each
-    is also shifted along the line by each of ``line_shifts``. The bars are as long as a bar
-    of that width (see :func:`from_bars`)."""
+    """Bars guessed where a line of tiles ``width`` wide goes on from each of ``tiles``
+    (``(proposal, is_double)``): beyond each end (and a double's sides), a tile end to end (its
+    bar a width on, across the line) or a double crosswise (half a width on, along the line),
+    each shifted along the line by each of ``line_shifts``; as long as a bar of that width."""
     at: list[F64] = []
     along: list[F64] = []
     for prop, double in tiles:
@@ -188,9 +146,8 @@ def beyond(tiles: list[tuple[Proposal, bool]], width: float, p: StagedParams) ->
         for v, reach, across in ways:
             end = c + v * reach
             for centre, bar in ((end + v * width, across), (end + v * width / 2, v)):
-                for shift in p.line_shifts:
-                    at.append(centre + v * shift * width)
-                    along.append(bar)
+                at += [centre + v * shift * width for shift in p.line_shifts]
+                along += [bar] * len(p.line_shifts)
     if not at:
         return []
     # the tiles of a scene are read many times over: each place and direction once
@@ -199,10 +156,7 @@ def beyond(tiles: list[tuple[Proposal, bool]], width: float, p: StagedParams) ->
     key = np.hstack([np.rint(xy / (0.1 * width)), np.rint(uv * 20)])
     _, first = np.unique(key, axis=0, return_index=True)
     length = width * p.bar_width_share
-    return [
-        Bar((float(xy[i, 0]), float(xy[i, 1])), (float(uv[i, 0]), float(uv[i, 1])), length)
-        for i in sorted(first.tolist())
-    ]
+    return [Bar(pair(xy[i]), pair(uv[i]), length) for i in sorted(first.tolist())]
 
 
 def inside(points: F64, outlines: list[F64]) -> npt.NDArray[np.bool_]:
@@ -223,36 +177,28 @@ def _centred(prop: Proposal) -> Proposal:
     la, lb = prop.ends
     c = np.array(prop.center) + np.array(prop.axis) * (la - lb) / 2
     half = (la + lb) / 2
-    return replace(prop, center=(float(c[0]), float(c[1])), ends=(half, half), bar=None)
+    return replace(prop, center=pair(c), ends=(half, half), bar=None)
 
 
-class _Distinct:
-    """Proposals, each outline given once: one whose centre, width and ends all lie within
-    ``tol`` of one already held is left out."""
-
-    def __init__(self, tol: float, held: list[Proposal] | None = None) -> None:
-        self.tol = tol
-        self.proposals: list[Proposal] = []
-        self._keys = np.zeros((0, 5))
-        for prop in held or []:
-            self.add(prop, check=False)
-
-    def add(self, prop: Proposal, *, check: bool = True) -> None:
+def _distinct(props: list[Proposal], tol: float, held: Sequence[Proposal] = ()) -> list[Proposal]:
+    """``props`` less each whose centre, width and ends all lie within ``tol`` of one of
+    ``held`` or of one kept before it."""
+    keys = np.array([[*q.center, q.width, *q.ends] for q in held]).reshape(-1, 5)
+    out = []
+    for prop in props:
         key = np.array([*prop.center, prop.width, *prop.ends])
-        if check and bool((np.abs(self._keys - key) < self.tol).all(axis=1).any()):
-            return
-        self.proposals.append(prop)
-        self._keys = np.vstack([self._keys, key])
+        if not (np.abs(keys - key) < tol).all(axis=1).any():
+            out.append(prop)
+            keys = np.vstack([keys, key])
+    return out
 
 
 def _around(
-    bars: list[Bar],
-    prof: _Profiles,
-    expected: float,
-    sides: tuple[float, float],
-    p: StagedParams,
+    bars: list[Bar], prof: _Profiles, expected: float, sides: tuple[float, float], p: StagedParams
 ) -> list[Proposal]:
-    """The outline round each bar, all measured at once."""
+    """The outline round each bar, all measured at once: each side between ``sides`` shares of
+    ``expected`` (and at least 0.4 of the bar's length out, within them), each end (the median
+    of three lines a quarter width apart) between ``end_search`` shares of the width found."""
     if not bars:
         return []
     c = np.array([b.center for b in bars], dtype=np.float64)
@@ -262,25 +208,16 @@ def _around(
     lo = np.maximum(np.minimum(0.4 * length, sides[1] * expected), sides[0] * expected)
     hi = np.full(len(bars), sides[1] * expected)
     e = prof.strongest_steps(np.vstack([c, c]), np.vstack([u, -u]), np.tile(lo, 2), np.tile(hi, 2))
-    e1, e2 = e[: len(bars)], e[len(bars) :]
+    e1, e2 = e.reshape(2, -1)
     w = e1 + e2
     cc = c + u * ((e1 - e2) / 2)[:, None]
-    # three lines along the axis each way, a quarter width apart: rows bar-major
-    offsets = np.array([-0.25, 0.0, 0.25, -0.25, 0.0, 0.25])
+    # rows bar-major: three lines along +axis, then three along -axis
+    offsets, signs = np.tile([-0.25, 0.0, 0.25], 2), np.repeat([1.0, -1.0], 3)
     starts = (cc[:, None, :] + u[:, None, :] * (w[:, None] * offsets)[:, :, None]).reshape(-1, 2)
-    signs = np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
     vs = (n[:, None, :] * signs[None, :, None]).reshape(-1, 2)
     a, b = np.repeat(p.end_search[0] * w, 6), np.repeat(p.end_search[1] * w, 6)
-    ends = prof.strongest_steps(starts, vs, a, b).reshape(-1, 6)
-    la, lb = np.median(ends[:, :3], axis=1), np.median(ends[:, 3:], axis=1)
+    ends = np.median(prof.strongest_steps(starts, vs, a, b).reshape(-1, 2, 3), axis=2)
     return [
-        Proposal(
-            (float(cc[i, 0]), float(cc[i, 1])),
-            (float(u[i, 0]), float(u[i, 1])),
-            (float(n[i, 0]), float(n[i, 1])),
-            float(w[i]),
-            (float(la[i]), float(lb[i])),
-            bars[i],
-        )
+        Proposal(pair(cc[i]), pair(u[i]), pair(n[i]), float(w[i]), pair(ends[i]), bars[i])
         for i in range(len(bars))
     ]

@@ -1,10 +1,5 @@
-"""Stage 1: how big the tiles are, and the resolution to read them at.
-
-The pip diameter is the scene's unit. It is measured as the commonest size among round dark
-blobs (``cv2.SimpleBlobDetector`` on the darkest colour channel, so coloured pips count);
-a tile shows 0 to 12 pips, so with fewer than two of one size the straight dark segments
-(dividing bars, about ``bar_length_d`` pips long) set it instead.
-"""
+"""Stage 1: the pip diameter (the scene's unit: the commonest size of round dark blobs in the
+darkest channel, so coloured pips count, or what the bars suggest) and the working resolution."""
 
 from __future__ import annotations
 
@@ -15,26 +10,22 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.recognition.stages.arrays import F64, U8
 from vision.recognition.stages.params import StagedParams
-
-U8 = npt.NDArray[np.uint8]
 
 
 @dataclass(frozen=True, slots=True)
 class Scale:
-    """``pip_px``: pip diameter in the input image's pixels; ``factor``: input pixels times
-    ``factor`` are working pixels. ``blobs``: ``(N, 3)`` ``x, y, diameter`` of the round dark
-    blobs the scale was measured on (input pixels), when they were seen in the very image the
-    ink stage reads (neither resampled), so it need not look for them again; else None."""
+    """``pip_px``: pip diameter (input px); ``factor``: working px per input px; ``blobs``: the
+    :func:`round_blobs` measured (input px) where the ink stage reads that very image, else None."""
 
     pip_px: float
     factor: float
-    blobs: npt.NDArray[np.float64] | None = field(default=None, compare=False, repr=False)
+    blobs: F64 | None = field(default=None, compare=False, repr=False)
 
 
 def darkest_channel(image: U8) -> U8:
-    """``(H, W)`` uint8: the lowest of B, G, R per pixel (grey images, ``(H, W)`` or
-    ``(H, W, 1)``, pass through)."""
+    """``(H, W)`` uint8: the lowest of B, G, R per pixel (grey images pass through)."""
     if image.ndim == 2:
         return image
     if image.shape[2] == 1:
@@ -44,84 +35,51 @@ def darkest_channel(image: U8) -> U8:
 
 
 def measure(grey: U8, p: StagedParams) -> Scale | None:
-    """The scene's scale from ``grey`` (``(H, W)`` uint8), or None when nothing in it looks
-    like a pip or a bar."""
-    found = candidates(grey, p)
-    return found[0] if found else None
+    """The likeliest of :func:`candidates`, or None where nothing looks like a pip or a bar."""
+    return next(iter(candidates(grey, p)), None)
 
 
 def candidates(grey: U8, p: StagedParams, *, closer: bool = False) -> list[Scale]:
-    """Scales to read ``grey`` at, likeliest first: the common sizes of round blobs (two or
-    more of a size; the second only where it has at least half the first's support: the
-    cells of a calibration marker are round enough and alike too); or else each size a lone
-    pip could have (the largest round blobs) and the sizes the bars suggest, for a frame whose
-    tiles show one pip or none. ``closer``: the blobs are looked for in a view twice as wide
-    from the start, twice as many common sizes are offered and the sizes lone faces suggest
-    too (a table's blotches can outnumber the pips of a tile or two, too small and blurred to
-    see in the first view)."""
+    """Scales to read ``grey`` at, likeliest first: the common blob sizes, else the largest
+    blobs' (lone pips) and the bars'. ``closer``: look twice as wide, offer twice as many common
+    sizes and lone faces' too (a table's blotches can outnumber a tile or two's pips)."""
     blobs, own, seen_at = _round_blobs_seen(grey, p, 2 * p.scale_view_px if closer else None)
     sizes = blobs[:, 2][blobs[:, 2] >= p.min_pip_px]
     common = _common_sizes(sizes, p, 2 * p.common_sizes if closer else p.common_sizes)
     if closer:
         faces = _face_sizes(grey, p, 2 * p.scale_view_px)
         common += [f for f in faces if all(abs(f - c) > 0.15 * c for c in common)]
-    if common:
-        return [_scale(grey, c, p, own, seen_at) for c in common]
-    guesses = sorted({round(float(v), 1) for v in sizes}, reverse=True)[: p.lone_pip_guesses]
-    guesses += _bar_sizes(grey, p)
-    return [_scale(grey, g, p, own, seen_at) for g in guesses]
+    if not common:
+        common = sorted({round(float(v), 1) for v in sizes}, reverse=True)[: p.lone_pip_guesses]
+        common += _bar_sizes(grey, p)
+    return [_scale(grey, c, p, own, seen_at) for c in common]
 
 
-def _scale(
-    grey: U8, pip: float, p: StagedParams, own: npt.NDArray[np.float64], seen_at: float
-) -> Scale:
+def _scale(grey: U8, pip: float, p: StagedParams, own: F64, seen_at: float) -> Scale:
     h, w = grey.shape
     enlarge = max(1.0, p.min_side_px / max(h, w))
     factor = p.work_pip_px / pip
-    if factor > 0.85 * enlarge:
-        # pips about small enough: read at the (enlarged) size as it is; a large frame's
-        # small pips are enlarged, by ``max_enlarge`` at most
+    if factor > 0.85 * enlarge:  # pips not much larger than wanted: not reduced
         small = enlarge > 1.0 or factor < p.min_enlarge
         factor = enlarge if small else min(factor, p.max_enlarge)
-    # the last view's blobs are the working image's own only where neither was resampled
     return Scale(pip, factor, own if factor == seen_at == 1.0 else None)
 
 
 def resized(grey: U8, factor: float) -> U8:
-    """``grey`` resampled by ``factor``: by area reduced (each pixel the mean of those it
-    covers: no aliasing of the table's grain into speckles that read as blobs), cubic
-    enlarged."""
+    """``grey`` resized by ``factor``: by area if reduced (no grain aliased to blobs), or cubic."""
     interp = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
     return np.asarray(cv2.resize(grey, None, fx=factor, fy=factor, interpolation=interp))
 
 
 def _linear(grey: U8, factor: float) -> U8:
-    """``grey`` enlarged linearly: a small frame's blobs are measured so (in a cubic
-    enlargement, fewer small single-tile photos read)."""
+    """``grey`` enlarged linearly: fewer small single-tile photos read when cubic."""
     return np.asarray(cv2.resize(grey, None, fx=factor, fy=factor), dtype=np.uint8)
 
 
-def _view(grey: U8, p: StagedParams) -> tuple[U8, float]:
-    """``grey`` at most ``scale_view_px`` long, small frames only enlarged to ``min_side_px``
-    (a thin bar enlarged further grows past the line filter's width)."""
-    h, w = grey.shape
-    s = min(p.scale_view_px / max(h, w), max(1.0, p.min_side_px / max(h, w)))
-    return resized(grey, s), s
-
-
-def _round_blobs_seen(
-    grey: U8, p: StagedParams, side: int | None = None
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], float]:
-    """The round dark blobs (``(N, 3)`` ``x, y, diameter``, input pixels) seen in a view
-    ``side`` (default ``scale_view_px``) wide, or twice that where the blobs found are too
-    small or too few to trust there (pips of small tiles in a large frame); those the last
-    view saw itself; and that view's scale.
-
-    The wider view keeps the blobs of the reduced one that were large enough to measure there
-    (``min_view_pip_px``) and that it does not see itself within a blob's diameter: a large
-    blurred pip can be round in a reduced view and, its outline roughened by noise and the
-    texture of the table, not round in the wide one. A tile or two seen close on a textured
-    table show fewer pips than ``min_view_support``."""
+def _round_blobs_seen(grey: U8, p: StagedParams, side: int | None = None) -> tuple[F64, F64, float]:
+    """:func:`round_blobs` (input px) of a view ``side`` (default ``scale_view_px``) wide, or twice
+    that unless :func:`_trusted`, plus those of the reduced view measurable there that it misses
+    (noise can roughen a blurred pip); those the last view saw itself; and that view's scale."""
     h, w = grey.shape
     side = side or p.scale_view_px
     coarse = np.zeros((0, 3))  # what the reduced view measured
@@ -140,9 +98,8 @@ def _round_blobs_seen(
     return blobs, own, s
 
 
-def _trusted(sizes: npt.NDArray[np.float64], p: StagedParams) -> bool:
-    """Whether the commonest blob size of a reduced view is large enough, and shared by enough
-    blobs, to set the scale."""
+def _trusted(sizes: F64, p: StagedParams) -> bool:
+    """Whether a reduced view's commonest blob size is large and shared enough to trust."""
     common = _common_sizes(sizes, p)
     if not common:
         return False
@@ -150,7 +107,7 @@ def _trusted(sizes: npt.NDArray[np.float64], p: StagedParams) -> bool:
     return common[0] >= p.min_view_pip_px and int(near.sum()) >= p.min_view_support
 
 
-def round_blobs(grey: U8) -> npt.NDArray[np.float64]:
+def round_blobs(grey: U8) -> F64:
     """``(N, 3)``: ``x, y, diameter`` of the round dark blobs of ``grey`` (pixels)."""
     b = cv2.SimpleBlobDetector_Params()  # type: ignore[attr-defined]
     b.minThreshold, b.maxThreshold, b.thresholdStep, b.minRepeatability = 10, 240, 15, 3
@@ -165,12 +122,8 @@ def round_blobs(grey: U8) -> npt.NDArray[np.float64]:
     return np.array(found, dtype=np.float64).reshape(-1, 3)
 
 
-def components(
-    binary: U8,
-) -> tuple[int, npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
-    """``cv2.connectedComponentsWithStats(binary, connectivity=8)``, label for label, by the
-    block-based algorithm (BBDT): OpenCV's default one is some three times slower to gather
-    the statistics on one core."""
+def components(binary: U8) -> tuple[int, npt.NDArray[np.int32], npt.NDArray[np.int32], F64]:
+    """``cv2.connectedComponentsWithStats`` (8-connected) by BBDT, some 3x faster than default."""
     n, labels, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(
         binary, 8, cv2.CV_32S, cv2.CCL_BBDT
     )
@@ -182,11 +135,9 @@ def components(
     )
 
 
-def _common_sizes(
-    sizes: npt.NDArray[np.float64], p: StagedParams, most: int | None = None
-) -> list[float]:
-    """Up to ``most`` (default ``common_sizes``) sizes shared by ``min_pips_for_scale`` or
-    more blobs, best supported first."""
+def _common_sizes(sizes: F64, p: StagedParams, most: int | None = None) -> list[float]:
+    """Up to ``most`` (default ``common_sizes``) sizes, best supported first, each of at least
+    ``min_pips_for_scale`` blobs and half the first's (a marker's cells are round and alike)."""
     out: list[float] = []
     logs = np.log(sizes)
     first = 0
@@ -204,12 +155,9 @@ def _common_sizes(
 
 
 def _face_sizes(grey: U8, p: StagedParams, side: int) -> list[float]:
-    """Pip sizes the light faces shaped like one tile suggest (``lone_face_aspect``, filling
-    ``lone_face_fill`` of their rectangle, a pip ``pip_width_ratio`` of their width), seen
-    in a view ``side`` wide, largest face first, up to ``bar_guesses`` of them at least 15%
-    apart, each at least ``min_pip_px``. Light is a third of the way from the median to the
-    brightest or more (a small face, blurred, is lit less than the brightest; a table as light
-    as the faces shows no faces here)."""
+    """Pip sizes of the light faces shaped like one tile in a view ``side`` wide, largest first,
+    picked as in :func:`_bar_sizes`. Light: a third of the way from the median to the brightest
+    or more (blur dims a small face)."""
     h, w = grey.shape
     s = min(1.0, side / max(h, w))
     view = grey if s == 1.0 else resized(grey, s)
@@ -225,7 +173,7 @@ def _face_sizes(grey: U8, p: StagedParams, side: int) -> list[float]:
         if len(out) >= p.bar_guesses or area < least:
             break  # largest first: the rest are smaller still
         if x == 0 or y == 0 or x + bw == vw or y + bh == vh or min(bw, bh) < narrowest:
-            continue  # cut by the frame's edge (the table, or a tile not wholly in view)
+            continue  # cut by the frame's edge
         ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
         _, (rw, rh), _ = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
         short, long = min(rw, rh), max(rw, rh)
@@ -238,10 +186,12 @@ def _face_sizes(grey: U8, p: StagedParams, side: int) -> list[float]:
 
 
 def _bar_sizes(grey: U8, p: StagedParams) -> list[float]:
-    """Pip sizes the straight dark segments suggest (a bar is ``bar_length_d`` pips long):
-    from the longest segments' lengths down, up to ``bar_guesses`` of them at least 15%
-    apart, each at least ``min_pip_px``."""
-    view, s = _view(grey, p)
+    """Pip sizes of the longest straight dark segments (bars), up to ``bar_guesses`` 15% apart,
+    each ``min_pip_px`` or more; small frames are enlarged to ``min_side_px`` only (a thin bar
+    enlarged further outgrows the line filter)."""
+    h, w = grey.shape
+    s = min(p.scale_view_px / max(h, w), max(1.0, p.min_side_px / max(h, w)))
+    view = resized(grey, s)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
     contrast = cv2.morphologyEx(view, cv2.MORPH_BLACKHAT, kernel)
     otsu, _ = cv2.threshold(contrast, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
