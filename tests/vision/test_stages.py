@@ -67,6 +67,18 @@ def test_the_scale_is_the_pip_diameter() -> None:
     assert working == pytest.approx(P.work_pip_px, rel=0.01) or found.factor == 1.0
 
 
+def test_the_bar_of_a_tiny_double_blank_sets_the_scale() -> None:
+    # a 13 px wide double blank in a 100 px photo: its bar, its only mark, is seen 10 px long,
+    # a pip of 2.2 px by bar_length_d (the segment falls short of the bar's faint ends)
+    image = np.full((100, 100), 20, np.uint8)
+    cv2.rectangle(image, (44, 37), (56, 62), 200, -1)
+    cv2.line(image, (45, 49), (55, 49), 40, 1)
+    grey = np.asarray(cv2.GaussianBlur(image, (0, 0), 0.6), dtype=np.uint8)
+    sizes = [s.pip_px for s in scale.candidates(grey, P)]
+    assert sizes, "no scale"
+    assert P.bar_seen_share * P.min_pip_px <= sizes[0] < P.min_pip_px
+
+
 def test_a_bar_is_found_along_a_dark_line_on_a_face() -> None:
     image = np.full((120, 160), 40, np.uint8)
     cv2.rectangle(image, (40, 30), (120, 90), 220, -1)

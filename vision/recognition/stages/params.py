@@ -40,6 +40,9 @@ class StagedParams:
     #: ``bar_guesses`` guesses.
     bar_length_d: float = 4.5
     bar_guesses: int = 3
+    #: A bar's segment can fall short of its faint ends: the sizes bars suggest are believed
+    #: down to this share of ``min_pip_px``.
+    bar_seen_share: float = 0.8
     #: Closing kernel that removes pips and bars from the face image (in ``d``).
     close_d: float = 1.1
     #: Ink threshold as a share of the strongest ink contrast (99.7th percentile).

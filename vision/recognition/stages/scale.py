@@ -187,8 +187,8 @@ def _face_sizes(grey: U8, p: StagedParams, side: int) -> list[float]:
 
 def _bar_sizes(grey: U8, p: StagedParams) -> list[float]:
     """Pip sizes of the longest straight dark segments (bars), up to ``bar_guesses`` 15% apart,
-    each ``min_pip_px`` or more; small frames are enlarged to ``min_side_px`` only (a thin bar
-    enlarged further outgrows the line filter)."""
+    each ``bar_seen_share`` of ``min_pip_px`` or more; small frames are enlarged to
+    ``min_side_px`` only (a thin bar enlarged further outgrows the line filter)."""
     h, w = grey.shape
     s = min(p.scale_view_px / max(h, w), max(1.0, p.min_side_px / max(h, w)))
     view = resized(grey, s)
@@ -204,7 +204,7 @@ def _bar_sizes(grey: U8, p: StagedParams) -> list[float]:
     out: list[float] = []
     for length in lengths.tolist():
         pip = length / s / p.bar_length_d
-        if pip < p.min_pip_px or len(out) >= p.bar_guesses:
+        if pip < p.bar_seen_share * p.min_pip_px or len(out) >= p.bar_guesses:
             break
         if all(abs(pip - q) > 0.15 * q for q in out):
             out.append(pip)
