@@ -193,6 +193,32 @@ def test_arbitration_reads_a_line_of_touching_tiles_as_a_whole() -> None:
     assert sorted(r.proposal.center[0] for r in kept) == [40.0, 80.0, 120.0, 160.0, 200.0]
 
 
+def test_arbitration_solves_a_long_line_within_its_budget() -> None:
+    # sixty doubles end to end and the fifty-nine seams between them read as doubles, each
+    # surer than the tiles: the clashes are one chain, which the search solves within 300
+    # steps (mutually clashing reads bound the weight together, one of them at most)
+    n = 60
+    line = [_read(40.0 + 40 * k, (6, 6), 0.9) for k in range(n)]
+    seams = [_read(60.0 + 40 * k, (6, 6), 1.0) for k in range(n - 1)]
+    kept = arbitrate.keep(seams + line, replace(P, arbitration_budget=300))
+    assert sorted(r.proposal.center[0] for r in kept) == [40.0 + 40 * k for k in range(n)]
+
+
+def test_a_contest_is_won_by_a_rival_reading_that_weighs_nearly_as_much() -> None:
+    # two tiles side by side and the seam between them read as one tile: without either tile
+    # kept, its rival (the seam and the other tile cannot both stand) explains far less
+    left, right = _read(40.0, (5, 5)), _read(80.0, (5, 5))
+    kept = arbitrate.keep([left, right, _read(60.0, (5, 5), 0.9)], P)
+    assert sorted(r.proposal.center[0] for r in kept) == [40.0, 80.0]
+    assert not any(r.contested for r in kept)
+    # another reading of the same place, one pip less: the reading kept is contested by it
+    twin = _read(40.0, (5, 5))
+    kept = arbitrate.keep(
+        [left, replace(twin, halves=(twin.halves[0], replace(twin.halves[1], pips=4)))], P
+    )
+    assert [r.contested for r in kept] == [True]
+
+
 def _faces(lit_from: int, lit_to: int) -> ink.Ink:
     """A dark table (40) with a lit band of faces (200) along y 40-60, x ``lit_from``-``lit_to``."""
     face = np.full((100, 300), 40, np.uint8)

@@ -79,7 +79,7 @@ def keep(reads: list[Read], p: StagedParams, *, contest: bool = True) -> list[Re
         for i in chosen:
             # the best reading of the group without this tile (nor other outlines of it)
             rivals = group - {j for j in group if _same_tile(reads[i], reads[j])}
-            other = _best_set(rivals, near, weight, p.contest_budget)
+            other = _best_set(rivals, near, weight, p.contest_budget, total - p.contest_margin)
             contested = sum(weight[j] for j in other) >= total - p.contest_margin
             out.append(replace(reads[i], contested=contested) if contested else reads[i])
     return out
@@ -121,10 +121,15 @@ def _groups(near: list[set[int]]) -> list[frozenset[int]]:
 
 
 def _best_set(
-    group: frozenset[int], near: list[set[int]], weight: list[float], budget: int
+    group: frozenset[int],
+    near: list[set[int]],
+    weight: list[float],
+    budget: int,
+    enough: float | None = None,
 ) -> set[int]:
     """The heaviest pairwise non-clashing subset of ``group`` by branch and bound from the greedy
-    set, or the best found in ``budget`` steps. The sets' iteration order breaks ties."""
+    set, or the best found in ``budget`` steps, or the first found weighing ``enough`` (a
+    contest asks only whether one does). The sets' iteration order breaks ties."""
     best: set[int] = set()
     for i in sorted(group, key=lambda k: -weight[k]):
         if not near[i] & best:
@@ -133,6 +138,7 @@ def _best_set(
     steps = 0
     clash = {i: sum(1 << j for j in near[i]) for i in group}  # as bit masks, to count fast
     bit = {i: 1 << i for i in group}
+    rank = {i: r for r, i in enumerate(sorted(group, key=lambda k: -weight[k]))}
 
     def search(left: frozenset[int], mask: int, chosen: frozenset[int], total: float) -> None:
         nonlocal best, best_total, steps
@@ -144,7 +150,13 @@ def _best_set(
             mask &= ~(clash[take] | bit[take])
         if total > best_total + 1e-9:
             best, best_total = set(chosen), total
-        if not left or steps > budget or total + sum(weight[i] for i in left) <= best_total:
+        if not left or steps > budget or (enough is not None and best_total >= enough):
+            return
+        # what a set must outweigh to matter
+        floor = best_total if enough is None else max(best_total, enough - 1e-9)
+        if total + sum(weight[i] for i in left) <= floor:
+            return
+        if total + _clique_bound(sorted(left, key=rank.__getitem__), clash, weight) <= floor:
             return
         v = max(left, key=lambda k: ((clash[k] & mask).bit_count(), weight[k]))
         search(left - near[v] - {v}, mask & ~(clash[v] | bit[v]), chosen | {v}, total + weight[v])
@@ -152,6 +164,23 @@ def _best_set(
 
     search(group, sum(bit.values()), frozenset(), 0.0)
     return best
+
+
+def _clique_bound(members: list[int], clash: dict[int, int], weight: list[float]) -> float:
+    """An upper bound on the weight of a clash-free set of ``members`` (heaviest first): they
+    are split into groups that all clash with one another (a set holds one of each at most),
+    each counted at its heaviest."""
+    joinable: list[int] = []  # for each group, the members that clash with all of it
+    bound = 0.0
+    for i in members:
+        for k, common in enumerate(joinable):
+            if common >> i & 1:
+                joinable[k] = common & clash[i]
+                break
+        else:
+            joinable.append(clash[i])
+            bound += weight[i]
+    return bound
 
 
 def _forced(
