@@ -474,6 +474,19 @@ def test_a_half_misread_on_the_grid_takes_the_learned_readers_count() -> None:
     assert settled is not None and [h.pips for h in settled[0]] == [1, 5] and not settled[2]
 
 
+def test_a_half_the_grid_cannot_read_is_taken_blank_only() -> None:
+    # a small tile's blank half whose outline's edges reach the grid's outer positions
+    pair = (replace(_read(40.0, (1, 5)).halves[0], pips=None), _read(40.0, (1, 5)).halves[1])
+    settled = pipeline.settle(pair, _probs({0: 0.97}, {5: 0.95}), P, 6)
+    assert settled is not None
+    got, agree, learned = settled
+    assert [h.pips for h in got] == [0, 5] and learned
+    assert agree == pytest.approx(0.95)
+    # any other count the learned reader gives it is no tile: pips need the grid
+    assert pipeline.settle(pair, _probs({3: 0.97}, {5: 0.95}), P, 6) is None
+    assert pipeline.settle(pair, _probs({0: 0.6}, {5: 0.95}), P, 6) is None
+
+
 def test_a_half_neither_reader_reads_makes_no_tile() -> None:
     pair = _read(40.0, (1, 5)).halves
     unsure = _probs({3: 0.6, 4: 0.39}, {5: 0.95})  # refutes 1, is not sure of its own count

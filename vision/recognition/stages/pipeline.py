@@ -250,13 +250,13 @@ def _on_face(points: F64, seen: ink.Ink, *, lit: bool = False) -> npt.NDArray[np
 
 
 def _readable(proposals: list[Proposal], view: _View, *, known: Sequence[Read] = ()) -> list[Read]:
-    """The ``proposals`` read, settled (:func:`settle`), :func:`_believable` and :func:`_bounded`;
-    ``known`` tiles count for :func:`~.arbitrate.inline_double` too."""
+    """The ``proposals`` with a half read on the grid, settled (:func:`settle`), :func:`_believable`
+    and :func:`_bounded`; ``known`` tiles count for :func:`~.arbitrate.inline_double` too."""
     seen, p, max_pips = view.seen, view.p, view.max_pips
     plausible = [prop for prop in proposals if _plausible(prop, seen.pip_px, p)]
     pairs = halves.read_all(plausible, seen, p, max_pips)
     reads = [Read(prop, pair) for prop, pair in zip(plausible, pairs, strict=True)]
-    reads = [r for r in reads if all(h.pips is not None for h in r.halves)]
+    reads = [r for r in reads if any(h.pips is not None for h in r.halves)]
     out: list[Read] = []
     for r, probs in zip(reads, _half_probabilities(reads, view.grey), strict=True):
         settled = settle(r.halves, probs, p, max_pips)
@@ -361,7 +361,9 @@ def settle(
     pair: Pair, probs: F32, p: StagedParams, max_pips: int
 ) -> tuple[Pair, float, bool] | None:
     """``pair``'s counts kept where ``probs`` ``(2, N_CLASSES)`` give them ``refute_p``, else the
-    learned reader's at ``adopt_p``, else None; with their least probability and if learned."""
+    learned reader's at ``adopt_p``, else None; with their least probability and if learned.
+    A half the grid could not read (None) takes only a blank: on a small tile the outline's
+    edges reach the grid's outer positions, and a blank half has no pips to outweigh them."""
     out: list[Half] = []
     learned = False
     for half, prob in zip(pair, probs, strict=True):
@@ -369,7 +371,7 @@ def settle(
             out.append(half)
             continue
         best = int(np.argmax(prob[: halfnet.NOT_A_HALF]))
-        if prob[best] < p.adopt_p or best > max_pips:
+        if prob[best] < p.adopt_p or best > max_pips or (half.pips is None and best != 0):
             return None
         out.append(replace(half, pips=best, confidence=float(prob[best])))
         learned = True
