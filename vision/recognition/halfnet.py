@@ -1,14 +1,7 @@
-"""A small learned classifier that reads one half of a domino tile.
-
-A reader that has proposed a tile as an oriented rectangle (w x 2w) reads each half, a w x w
-square, with two steps:
-
-* :func:`half_patch` warps the half (its 4 corners in image pixels) from a grey frame
-  (:func:`~vision.recognition.stages.scale.darkest_channel`, so coloured pips are dark) into a
-  ``HALF_PX x HALF_PX`` uint8 patch, the side next to the tile's dividing bar on top;
-* :func:`classify` gives, for a batch of patches, the probabilities of 0..6 pips and of class 7,
-  "not a tile half" (table, the back of a tile, a patch straddling two tiles or shifted by a
-  third of a tile or more).
+"""A small learned classifier that reads one half of a domino tile: :func:`half_patch` warps a
+half (a square, its corners in image pixels) into a ``HALF_PX`` square patch, the bar's side on
+top; :func:`classify` gives the probabilities of 0..6 pips and of :data:`NOT_A_HALF` (table, a
+tile's back, a patch straddling two tiles or shifted by a third of a tile or more).
 
 The net (``models/halves.onnx``, < 150k parameters, run by OpenCV's dnn module on the CPU) was
 trained only on images the project renders itself (:mod:`vision.devtools.render.photos`), by
@@ -78,12 +71,9 @@ def half_patch(grey: U8, corners: npt.ArrayLike) -> U8:
 
 
 def normalise(patches: U8 | F32) -> F32:
-    """What the net sees: each patch minus its median, divided by its robust contrast.
-
-    ``patches``: (N, HALF_PX, HALF_PX) uint8 (or float, for training). Returns (N, 1, HALF_PX,
-    HALF_PX) float32 ``(p - median) / max(p99 - p1, MIN_CONTRAST)``, percentiles over each
-    patch's 1024 pixels: a tile half comes out near 0 with pips near -1 whatever the light.
-    """
+    """What the net sees, ``(N, 1, HALF_PX, HALF_PX)`` float32, of ``patches`` ``(N, HALF_PX,
+    HALF_PX)`` (uint8, or float for training): ``(p - median) / max(p99 - p1, MIN_CONTRAST)``
+    per patch, so a half comes out near 0 with pips near -1 whatever the light."""
     x = np.asarray(patches, dtype=np.float32).reshape(len(patches), -1)
     p1, med, p99 = np.percentile(x, [1.0, 50.0, 99.0], axis=1).astype(np.float32)
     scale = np.maximum(p99 - p1, np.float32(MIN_CONTRAST))
@@ -100,12 +90,8 @@ def _net() -> cv2.dnn.Net:
 
 
 def classify(patches: U8) -> F32:
-    """Probabilities of 0..6 pips and of :data:`NOT_A_HALF` for each patch.
-
-    ``patches``: (N, HALF_PX, HALF_PX) uint8, as :func:`half_patch` makes them (N may be 0).
-    Returns (N, 8) float32, each row summing to 1. Each patch is normalised by
-    :func:`normalise`; the batch goes through the net in one forward pass.
-    """
+    """``(N, N_CLASSES)`` float32: the probabilities of 0..6 pips and of :data:`NOT_A_HALF` for
+    each of ``patches`` (``(N, HALF_PX, HALF_PX)`` uint8, N may be 0), in one forward pass."""
     if not isinstance(patches, np.ndarray) or patches.dtype != np.uint8:
         raise ValueError(f"classify needs uint8 patches, got {_describe(patches)}")
     if patches.ndim != 3 or patches.shape[1:] != (HALF_PX, HALF_PX):
