@@ -783,6 +783,9 @@ def test_a_double_blank_needs_its_bar_and_the_learned_readers_word() -> None:
     guessed = replace(read, proposal=replace(read.proposal, measured=False))
     assert pipeline._believable(replace(guessed, agree=P.blank_guess_p), seen, P)
     assert not pipeline._believable(replace(guessed, agree=0.9), seen, P)
+    # so too where a half was not read on the grid (squares of face-down backs read so)
+    assert pipeline._believable(replace(read, agree=P.blank_guess_p), seen, P, unread=True)
+    assert not pipeline._believable(replace(read, agree=0.9), seen, P, unread=True)
     # a tile with pips stands on the grid's reading, weighed by the learned reader elsewhere
     assert pipeline._believable(replace(_read(40.0, (0, 3)), agree=0.3), seen, P)
 

@@ -267,7 +267,8 @@ def _readable(proposals: list[Proposal], view: _View, *, known: Sequence[Read] =
                 learned = not _pips_seen(r.proposal, r.halves, pair, view.pips)
             read = replace(r, halves=pair, agree=agree, learned=learned)
             more = all((b.pips or 0) >= (a.pips or 0) for a, b in zip(r.halves, pair, strict=True))
-            if _believable(read, seen, p, more_seen=more) and _bounded(read, view):
+            unread = any(h.pips is None for h in r.halves)
+            if _believable(read, seen, p, more_seen=more, unread=unread) and _bounded(read, view):
                 out.append(read)
     outlines = [r.proposal.corners().astype(np.float32) for r in [*known, *out]]
     return [replace(r, inline=arbitrate.inline_double(r, seen, p, outlines)) for r in out]
@@ -290,14 +291,19 @@ def _pips_seen(prop: Proposal, grid: Pair, pair: Pair, pips: F64) -> bool:
     return True
 
 
-def _believable(read: Read, seen: ink.Ink, p: StagedParams, *, more_seen: bool = False) -> bool:
+def _believable(
+    read: Read, seen: ink.Ink, p: StagedParams, *, more_seen: bool = False, unread: bool = False
+) -> bool:
     """Whether ``read`` may be a tile. A double blank has no pips to confirm it: it needs a bar
-    seen and the learned reader's ``agree_p`` (``blank_guess_p`` where its outline is
-    guessed). Any other guessed outline needs ``agree_p``, the grid's counts (or
-    ``more_seen``: blur hides pips, it does not make them up) and, on each half, pips or a lit
-    face on a darker table (a blank "half" guessed beside a tile on a light table is table)."""
+    seen and the learned reader's ``agree_p`` (``blank_guess_p`` where its outline is guessed
+    or a half was ``unread`` on the grid: squares of face-down backs read so). Any other
+    guessed outline needs ``agree_p``, the grid's counts (or ``more_seen``: blur hides pips, it
+    does not make them up) and, on each half, pips or a lit face on a darker table (a blank
+    "half" guessed beside a tile on a light table is table)."""
     blank = not any(h.pips for h in read.halves)
     if blank and (read.proposal.bar is None or read.agree < p.agree_p):
+        return False
+    if blank and unread and read.agree < p.blank_guess_p:
         return False
     if read.proposal.measured:
         return True
