@@ -252,7 +252,7 @@ def inline_double(
         return False
     dark_table = ink.table < ink.lit  # else faces cannot be told from the table by level
     prop = read.proposal
-    c, u, n = (np.array(v, dtype=np.float64) for v in (prop.center, prop.across, prop.axis))
+    c, u, n, _ = prop.frame()
     h, w = ink.face.shape
     for sign, end in ((1.0, prop.ends[0]), (-1.0, prop.ends[1])):
         beyond = c + sign * n * (end + 0.5 * prop.width)

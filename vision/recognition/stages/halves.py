@@ -47,7 +47,7 @@ def read_all(
     s = p.half_px
     frames, centres, pips = [], [], []
     for prop in props:
-        c, u, n, w = np.array(prop.center), np.array(prop.across), np.array(prop.axis), prop.width
+        c, u, n, w = prop.frame()
         for sign, end in ((1.0, prop.ends[0]), (-1.0, prop.ends[1])):
             length = w + p.end_trust * (end - w)
             frames.append((c - u * w / 2, sign * n * length / s, u * w / s))

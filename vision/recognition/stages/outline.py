@@ -34,9 +34,13 @@ class Proposal:
     bar: Bar | None = None
     measured: bool = True
 
+    def frame(self) -> tuple[F64, F64, F64, float]:
+        """``center``, ``across`` and ``axis`` as arrays, and ``width``."""
+        return np.array(self.center), np.array(self.across), np.array(self.axis), self.width
+
     def corners(self) -> F64:
         """``(4, 2)``: the outline, going round."""
-        c, u, n = np.array(self.center), np.array(self.across), np.array(self.axis)
+        c, u, n, _ = self.frame()
         side, (la, lb) = u * (self.width / 2), self.ends
         return np.array(
             [c - side - n * lb, c + side - n * lb, c + side + n * la, c - side + n * la]
@@ -139,7 +143,7 @@ def beyond(tiles: list[tuple[Proposal, bool]], width: float, p: StagedParams) ->
     at: list[F64] = []
     along: list[F64] = []
     for prop, double in tiles:
-        c, u, n = np.array(prop.center), np.array(prop.across), np.array(prop.axis)
+        c, u, n, _ = prop.frame()
         ways = [(n, prop.ends[0], u), (-n, prop.ends[1], u)]
         if double:
             ways += [(u, prop.width / 2, n), (-u, prop.width / 2, n)]

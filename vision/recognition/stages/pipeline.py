@@ -274,13 +274,9 @@ def _readable(proposals: list[Proposal], view: _View, *, known: Sequence[Read] =
     return [replace(r, inline=arbitrate.inline_double(r, seen, p, outlines)) for r in out]
 
 
-def _frame(prop: Proposal) -> tuple[F64, F64, F64, float]:
-    return np.array(prop.center), np.array(prop.across), np.array(prop.axis), prop.width
-
-
 def _pips_seen(prop: Proposal, grid: Pair, pair: Pair, pips: F64) -> bool:
     """Whether each half of ``pair`` not counted as in ``grid`` has that many ``pips`` near."""
-    _, u, n, w = _frame(prop)
+    _, u, n, w = prop.frame()
     for g, half in zip(grid, pair, strict=True):
         if g.pips == half.pips:
             continue
@@ -320,7 +316,7 @@ def _bounded(read: Read, view: _View) -> bool:
     (:func:`_edge_range`) reaches :func:`_face_step` and ``blank_edge_share`` of the ink level.
     A tile's edge and its shadow read as a bar leave a "half" of table beyond, with no sides;
     so does a back lying over another's edge on a pile."""
-    _, u, n, w = _frame(read.proposal)
+    _, u, n, w = read.proposal.frame()
     for half in read.halves:
         if half.pips:
             continue
@@ -337,7 +333,7 @@ def _open_ended(read: Read, view: _View) -> bool:
     reads as a bar and one "half" runs on past the "tile's" end. Such a tile is unsure."""
     if any(h.pips for h in read.halves):
         return False
-    centre, u, n, w = _frame(read.proposal)
+    centre, u, n, w = read.proposal.frame()
     for half in read.halves:
         c = np.array(half.center)
         out = float(np.dot(c - centre, n))  # from the half's centre to its end
@@ -391,7 +387,7 @@ def _half_probabilities(reads: list[Read], grey: U8) -> list[F32]:
         return []
     patches = []
     for r in reads:
-        c, u, n, w = _frame(r.proposal)
+        c, u, n, w = r.proposal.frame()
         for sign in (1.0, -1.0):
             side = [c - u * w / 2, c + u * w / 2]
             far = [q + sign * n * w for q in side]
