@@ -399,7 +399,10 @@ class Journal:
             )
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            # a Ctrl-C can land once SQLite has ended the transaction (after COMMIT, or a
+            # failed statement's own rollback): rolling back again would mask it
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
         self._n, self._head = n, digest
         self._entries.append((source, ordinal, inp))
