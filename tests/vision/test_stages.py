@@ -797,9 +797,9 @@ def test_a_guessed_tile_with_a_blank_half_needs_that_half_on_a_lit_face() -> Non
     assert pipeline._believable(guess, _faces(0, 300), P)
     # the blank half on the dark table beside a face
     assert not pipeline._believable(guess, _faces(0, 40), P)
-    # a table as light as the faces: the blank half may be the table
+    # a table as light as the faces: no level tells; _bounded looks for the half's end
     light = _faces(0, 300)
-    assert not pipeline._believable(guess, replace(light, table=light.lit), P)
+    assert pipeline._believable(guess, replace(light, table=light.lit), P)
     # the learned half reader must read it so, and the grid must not leave it blank whole
     assert not pipeline._believable(replace(guess, agree=0.3), _faces(0, 300), P)
     blank = replace(guess, halves=(guess.halves[0], replace(guess.halves[1], pips=0)))
@@ -852,6 +852,32 @@ def _view_of(image: np.ndarray) -> pipeline._View:
     assert found.factor == 1.0
     seen = ink.find(grey, found.pip_px, P, found.blobs)
     return pipeline._View.of(grey, seen, P, 6)
+
+
+def test_a_guessed_blank_half_on_a_light_table_shows_its_end() -> None:
+    # ivory faces (225) outlined by a soft shadow (170) on white paper (215): a 0-3 40 x 80,
+    # and a face 40 x 160 whose first 80 px hold a 3 (a back end to end with the tile, its
+    # seam not showing): a guessed 0-3 over the tile is bounded, over the longer face it is not
+    image = np.full((200, 400, 3), 215, np.uint8)
+    for x0, x1, y0 in ((40, 119, 30), (160, 319, 120)):
+        cv2.rectangle(image, (x0 - 2, y0 - 2), (x1 + 2, y0 + 41), (170, 170, 170), -1)
+        cv2.rectangle(image, (x0, y0), (x1, y0 + 39), (225, 225, 225), -1)
+        cv2.line(image, (x0 + 40, y0 + 4), (x0 + 40, y0 + 35), (30, 30, 30), 2)
+        for k in (-1, 0, 1):
+            cv2.circle(image, (x0 + 20 + 10 * k, y0 + 20 + 10 * k), 4, (30, 30, 30), -1)
+    view = _view_of(np.asarray(cv2.GaussianBlur(image, (0, 0), 1.0), dtype=np.uint8))
+    assert view.seen.table >= view.seen.lit  # a table as light as the faces
+
+    def guess(x0: float, y0: float, *, measured: bool = False) -> arbitrate.Read:
+        prop = outline.Proposal((x0 + 40, y0 + 20), (0.0, 1.0), (1.0, 0.0), 40.0, (40.0, 40.0))
+        prop = replace(prop, measured=measured)
+        a, b = halves.Half(0, 1.0, (x0 + 60, y0 + 20)), halves.Half(3, 1.0, (x0 + 20, y0 + 20))
+        return arbitrate.Read(prop, (a, b))
+
+    assert pipeline._bounded(guess(40, 30), view)
+    assert not pipeline._bounded(guess(160, 120), view)
+    # a measured outline's end was found as a step already
+    assert pipeline._bounded(guess(160, 120, measured=True), view)
 
 
 def test_a_double_blank_one_of_whose_ends_runs_on_is_open_ended() -> None:

@@ -295,7 +295,8 @@ def _believable(
     or a half was ``unread`` on the grid: squares of face-down backs read so). Any other
     guessed outline needs ``agree_p``, the grid's counts (or ``more_seen``: blur hides pips, it
     does not make them up) and, on each half, pips or a lit face on a darker table (a blank
-    "half" guessed beside a tile on a light table is table)."""
+    "half" guessed beside a tile's end there is table); on a light table :func:`_bounded`
+    looks for a blank half's end."""
     blank = not any(h.pips for h in read.halves)
     if blank and (read.proposal.bar is None or read.agree < p.agree_p):
         return False
@@ -307,22 +308,27 @@ def _believable(
         return read.agree >= p.blank_guess_p
     if read.agree < p.agree_p or (read.learned and not more_seen):
         return False
-    empty = [h.center for h in read.halves if not h.pips]
-    return not empty or bool(_on_face(np.array(empty, dtype=np.float64), seen, lit=True).all())
+    empty = np.array([h.center for h in read.halves if not h.pips], dtype=np.float64)
+    return seen.table >= seen.lit or bool(_on_face(empty.reshape(-1, 2), seen, lit=True).all())
 
 
 def _bounded(read: Read, view: _View) -> bool:
     """Whether each blank half of ``read`` shows both its sides: across each, the grey range
     (:func:`_edge_range`) reaches :func:`_face_step` and ``blank_edge_share`` of the ink level.
     A tile's edge and its shadow read as a bar leave a "half" of table beyond, with no sides;
-    so does a back lying over another's edge on a pile."""
-    _, u, n, w = read.proposal.frame()
+    so does a back lying over another's edge on a pile. On a table as light as the faces, a
+    blank half of a guessed outline shows its end too (no level tells it from the table)."""
+    centre, u, n, w = read.proposal.frame()
+    light = view.seen.table >= view.seen.lit and not read.proposal.measured
     for half in read.halves:
         if half.pips:
             continue
         need = max(_face_step(half, view), view.p.blank_edge_share * view.seen.threshold)
         c = np.array(half.center)
-        if min(_edge_range(view.grey, c, (u, n), k * w / 2, w) for k in (-1, 1)) < need:
+        edges = [(u, n, -w / 2), (u, n, w / 2)]
+        if light:
+            edges.append((n, u, float(np.dot(c - centre, n))))  # to the half's end
+        if min(_edge_range(view.grey, c, (a, b), reach, w) for a, b, reach in edges) < need:
             return False
     return True
 
