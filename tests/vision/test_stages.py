@@ -3,6 +3,7 @@ on rendered tiles, on images with no tiles, and from the command line."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from dataclasses import replace
@@ -202,6 +203,32 @@ def test_arbitration_solves_a_long_line_within_its_budget() -> None:
     seams = [_read(60.0 + 40 * k, (6, 6), 1.0) for k in range(n - 1)]
     kept = arbitrate.keep(seams + line, replace(P, arbitration_budget=300))
     assert sorted(r.proposal.center[0] for r in kept) == [40.0 + 40 * k for k in range(n)]
+
+
+def test_the_arbitration_search_finds_the_heaviest_clash_free_set() -> None:
+    # random clash graphs of up to 12 reads, with ties of weight, against every subset
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        n = int(rng.integers(1, 13))
+        weight = [float(w) for w in rng.choice([1.0, 1.5, 2.0, 2.5], n)]
+        near: list[set[int]] = [set() for _ in range(n)]
+        for i, j in itertools.combinations(range(n), 2):
+            if rng.random() < 0.35:
+                near[i].add(j)
+                near[j].add(i)
+        free = [
+            sum(weight[i] for i in s)
+            for k in range(n + 1)
+            for s in itertools.combinations(range(n), k)
+            if not any(near[i] & set(s) for i in s)
+        ]
+        for group in arbitrate._groups(near):
+            chosen = arbitrate._best_set(group, near, weight, 10_000)
+            assert chosen <= group and not any(near[i] & chosen for i in chosen)
+        whole = set().union(
+            *(arbitrate._best_set(g, near, weight, 10_000) for g in arbitrate._groups(near))
+        )
+        assert sum(weight[i] for i in whole) == pytest.approx(max(free))
 
 
 def test_a_contest_is_won_by_a_rival_reading_that_weighs_nearly_as_much() -> None:

@@ -129,71 +129,85 @@ def _best_set(
 ) -> set[int]:
     """The heaviest pairwise non-clashing subset of ``group`` by branch and bound from the greedy
     set, or the best found in ``budget`` steps, or the first found weighing ``enough`` (a
-    contest asks only whether one does). The sets' iteration order breaks ties."""
-    best: set[int] = set()
-    for i in sorted(group, key=lambda k: -weight[k]):
-        if not near[i] & best:
-            best.add(i)
-    best_total = sum(weight[i] for i in best)
+    contest asks only whether one does). Members are ranked heaviest first (ties by index) and
+    sets of them are bit masks of ranks: the lowest bit is the heaviest member."""
+    order = sorted(group, key=lambda k: (-weight[k], k))
+    rank = {i: r for r, i in enumerate(order)}
+    w = [weight[i] for i in order]
+    clash = [sum(1 << rank[j] for j in near[i] if j in rank) for i in order]
+    best = 0
+    for r in range(len(order)):
+        if not clash[r] & best:
+            best |= 1 << r
+    best_total = sum(w[r] for r in _bits(best))
     steps = 0
-    clash = {i: sum(1 << j for j in near[i]) for i in group}  # as bit masks, to count fast
-    bit = {i: 1 << i for i in group}
-    rank = {i: r for r, i in enumerate(sorted(group, key=lambda k: -weight[k]))}
 
-    def search(left: frozenset[int], mask: int, chosen: frozenset[int], total: float) -> None:
+    def search(left: int, chosen: int, total: float) -> None:
         nonlocal best, best_total, steps
         steps += 1
-        while (take := _forced(left, mask, clash, weight)) is not None:
-            chosen |= {take}
-            total += weight[take]
-            left -= near[take] | {take}
-            mask &= ~(clash[take] | bit[take])
+        while (found := _scan(left, clash, w))[0] >= 0:
+            take = found[0]
+            chosen |= 1 << take
+            total += w[take]
+            left &= ~(clash[take] | 1 << take)
         if total > best_total + 1e-9:
-            best, best_total = set(chosen), total
+            best, best_total = chosen, total
         if not left or steps > budget or (enough is not None and best_total >= enough):
             return
         # what a set must outweigh to matter
         floor = best_total if enough is None else max(best_total, enough - 1e-9)
-        if total + sum(weight[i] for i in left) <= floor:
+        if total + _clique_bound(left, clash, w) <= floor:
             return
-        if total + _clique_bound(sorted(left, key=rank.__getitem__), clash, weight) <= floor:
-            return
-        v = max(left, key=lambda k: ((clash[k] & mask).bit_count(), weight[k]))
-        search(left - near[v] - {v}, mask & ~(clash[v] | bit[v]), chosen | {v}, total + weight[v])
-        search(left - {v}, mask & ~bit[v], chosen, total)
+        v = found[1]
+        search(left & ~(clash[v] | 1 << v), chosen | 1 << v, total + w[v])
+        search(left & ~(1 << v), chosen, total)
 
-    search(group, sum(bit.values()), frozenset(), 0.0)
-    return best
+    search((1 << len(order)) - 1, 0, 0.0)
+    return {order[r] for r in _bits(best)}
 
 
-def _clique_bound(members: list[int], clash: dict[int, int], weight: list[float]) -> float:
-    """An upper bound on the weight of a clash-free set of ``members`` (heaviest first): they
-    are split into groups that all clash with one another (a set holds one of each at most),
-    each counted at its heaviest."""
-    joinable: list[int] = []  # for each group, the members that clash with all of it
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _clique_bound(left: int, clash: list[int], w: list[float]) -> float:
+    """An upper bound on the weight of a clash-free subset of ``left``: it is split into groups
+    that all clash with one another (a set holds one of each at most), each counted at its
+    heaviest, its lowest bit."""
     bound = 0.0
-    for i in members:
-        for k, common in enumerate(joinable):
-            if common >> i & 1:
-                joinable[k] = common & clash[i]
-                break
-        else:
-            joinable.append(clash[i])
-            bound += weight[i]
+    while left:
+        first = left & -left
+        bound += w[first.bit_length() - 1]
+        clique, joinable = first, clash[first.bit_length() - 1] & left
+        while joinable:
+            low = joinable & -joinable
+            clique |= low
+            joinable &= clash[low.bit_length() - 1]
+        left &= ~clique
     return bound
 
 
-def _forced(
-    left: frozenset[int], mask: int, clash: dict[int, int], weight: list[float]
-) -> int | None:
-    """A member of ``left`` (``mask``) in some heaviest set: unclashed or outweighing its clash."""
-    for i in left:
-        rivals = clash[i] & mask
-        if not rivals or (
-            rivals & (rivals - 1) == 0 and weight[i] >= weight[rivals.bit_length() - 1]
-        ):
-            return i
-    return None
+def _scan(left: int, clash: list[int], w: list[float]) -> tuple[int, int]:
+    """A member of ``left`` in some heaviest set (unclashed or outweighing its one rival), or -1;
+    and the member to branch on: the most clashed within ``left``, then the heaviest."""
+    branch, most = -1, -1
+    rest = left
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        r = low.bit_length() - 1
+        rivals = clash[r] & left
+        if not rivals or (rivals & (rivals - 1) == 0 and w[r] >= w[rivals.bit_length() - 1]):
+            return r, branch
+        if (degree := rivals.bit_count()) > most:
+            branch, most = r, degree
+    return -1, branch
 
 
 def spots(ink: Ink) -> Spots:
