@@ -162,8 +162,19 @@ def _best_set(
         search(left & ~(clash[v] | 1 << v), chosen | 1 << v, total + w[v])
         search(left & ~(1 << v), chosen, total)
 
-    search((1 << len(order)) - 1, 0, 0.0)
+    search(_undominated(clash), 0, 0.0)
     return {order[r] for r in _bits(best)}
+
+
+def _undominated(clash: list[int]) -> int:
+    """The ranks no heavier member dominates: one that clashes with itself and with no member
+    the other does not clash with can replace it in any set (outlines of one tile alike)."""
+    left = (1 << len(clash)) - 1
+    for r, mine in enumerate(clash):
+        own = mine | 1 << r
+        if any((clash[a] | 1 << a) & ~own == 0 for a in _bits(mine & left & ((1 << r) - 1))):
+            left &= ~(1 << r)
+    return left
 
 
 def _bits(mask: int) -> list[int]:
