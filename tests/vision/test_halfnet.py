@@ -17,6 +17,7 @@ from vision.recognition.halfnet import (
     NOT_A_HALF,
     classify,
     half_patch,
+    half_patches,
 )
 from vision.recognition.stages.scale import darkest_channel
 
@@ -81,6 +82,24 @@ def test_half_patch_maps_the_corners_as_documented() -> None:
     big = half_patch(board, np.array([(10.0, 10.0), (330.0, 10.0), (330.0, 330.0), (10.0, 330.0)]))
     assert abs(float(big.mean()) - 127.5) < 3
     assert int(big.max()) - int(big.min()) < 16
+
+
+def test_half_patches_are_half_patch_at_once() -> None:
+    # squares of 5 to 300 px at any angle, some off the image (its edge repeats), some
+    # oversampled: the pipeline's batch is the patches the net was trained on, to a grey level
+    rng = np.random.default_rng(0)
+    grey = np.asarray(cv2.GaussianBlur(rng.integers(0, 256, (300, 400), np.uint8), (0, 0), 2))
+    quads = []
+    for _ in range(600):
+        c, w, a = rng.uniform(-20, 420, 2), rng.uniform(5, 300), rng.uniform(0, 2 * np.pi)
+        u = np.array([np.cos(a), np.sin(a)])
+        n = np.array([-u[1], u[0]]) * rng.choice([1, -1])
+        quads.append([c - u * w / 2, c + u * w / 2, c + u * w / 2 + n * w, c - u * w / 2 + n * w])
+    together = half_patches(grey, np.array(quads))
+    alone = np.stack([half_patch(grey, np.array(q)) for q in quads])
+    assert together.shape == (600, HALF_PX, HALF_PX)
+    assert np.abs(together.astype(int) - alone).max() <= 1
+    assert half_patches(grey, np.zeros((0, 4, 2))).shape == (0, HALF_PX, HALF_PX)
 
 
 @pytest.mark.parametrize(

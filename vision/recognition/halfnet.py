@@ -70,6 +70,33 @@ def half_patch(grey: U8, corners: npt.ArrayLike) -> U8:
     return out
 
 
+def half_patches(grey: U8, quads: npt.ArrayLike) -> U8:
+    """:func:`half_patch` of each of ``quads`` ``(N, 4, 2)``, parallelograms (corner 2 is
+    ignored: the pipeline's halves are squares), all warped at once: ``(N, HALF_PX, HALF_PX)``."""
+    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    origin, along, across = q[:, 0], q[:, 1] - q[:, 0], q[:, 3] - q[:, 0]
+    longest = np.maximum(np.hypot(*along.T), np.hypot(*across.T))
+    ks = np.clip(np.rint(longest / HALF_PX), 1, _MAX_OVERSAMPLE).astype(np.int64)
+    out = np.empty((len(q), HALF_PX, HALF_PX), dtype=np.uint8)
+    for k in np.unique(ks).tolist():
+        side = HALF_PX * k
+        t = (np.arange(side, dtype=np.float64) + 0.5) / side  # pixel centres, as shares
+        for part in np.array_split(np.flatnonzero(ks == k), max(1, int(np.sum(ks == k)) // 256)):
+            o, a, b = (v[part][:, :, None, None] for v in (origin, along, across))
+            maps = (o + a * t[None, None, None, :] + b * t[None, None, :, None]).astype(np.float32)
+            big = cv2.remap(
+                grey,
+                maps[:, 0].reshape(-1, side),
+                maps[:, 1].reshape(-1, side),
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            if k > 1:
+                big = cv2.resize(big, (HALF_PX, HALF_PX * len(part)), interpolation=cv2.INTER_AREA)
+            out[part] = np.asarray(big).reshape(len(part), HALF_PX, HALF_PX)
+    return out
+
+
 def normalise(patches: U8 | F32) -> F32:
     """What the net sees, ``(N, 1, HALF_PX, HALF_PX)`` float32, of ``patches`` ``(N, HALF_PX,
     HALF_PX)`` (uint8, or float for training): ``(p - median) / max(p99 - p1, MIN_CONTRAST)``

@@ -391,14 +391,14 @@ def _half_probabilities(reads: list[Read], grey: U8) -> list[F32]:
     """Each read's halves' learned probabilities ``(2, N_CLASSES)``, first along ``+axis``."""
     if not reads:
         return []
-    patches = []
+    quads = []
     for r in reads:
         c, u, n, w = r.proposal.frame()
         for sign in (1.0, -1.0):
             side = [c - u * w / 2, c + u * w / 2]
             far = [q + sign * n * w for q in side]
-            patches.append(halfnet.half_patch(grey, np.array([*side, far[1], far[0]])))
-    probs = halfnet.classify(np.stack(patches))
+            quads.append([*side, far[1], far[0]])
+    probs = halfnet.classify(halfnet.half_patches(grey, quads))
     return [probs[2 * k : 2 * k + 2] for k in range(len(reads))]
 
 
