@@ -167,8 +167,9 @@ def _best_set(
 
 
 def _undominated(clash: list[int]) -> int:
-    """The ranks no heavier member dominates: one that clashes with itself and with no member
-    the other does not clash with can replace it in any set (outlines of one tile alike)."""
+    """All ranks but those a heavier rival dominates: a member whose clashes (and itself) take in
+    all of a heavier rival's clashes (and that rival) can be replaced by it in any set, as one
+    outline of a tile by another."""
     left = (1 << len(clash)) - 1
     for r, mine in enumerate(clash):
         own = mine | 1 << r
