@@ -81,7 +81,8 @@ def half_patches(grey: U8, quads: npt.ArrayLike) -> U8:
     for k in np.unique(ks).tolist():
         side = HALF_PX * k
         t = (np.arange(side, dtype=np.float64) + 0.5) / side  # pixel centres, as shares
-        for part in np.array_split(np.flatnonzero(ks == k), max(1, int(np.sum(ks == k)) // 256)):
+        at = np.flatnonzero(ks == k)
+        for part in np.array_split(at, max(1, len(at) // 256)):
             o, a, b = (v[part][:, :, None, None] for v in (origin, along, across))
             maps = (o + a * t[None, None, None, :] + b * t[None, None, :, None]).astype(np.float32)
             big = cv2.remap(
