@@ -27,6 +27,7 @@ from vision.recognition.stages import (
     pipeline,
     scale,
 )
+from vision.recognition.stages.arrays import U8
 
 P = StagedParams()
 
@@ -246,13 +247,21 @@ def test_a_contest_is_won_by_a_rival_reading_that_weighs_nearly_as_much() -> Non
     assert [r.contested for r in kept] == [True]
 
 
+def _seen(face: U8, lit: float, table: float, d: float, thin: U8 | None = None) -> ink.Ink:
+    """Ink of the face image ``face`` with pip diameter ``d``, no ink but ``thin`` (then its
+    contrast is ``face``); faces where it is ``lit`` on a darker ``table``, none on a lighter."""
+    faces = (face >= lit).astype(np.uint8) if table < lit else None
+    contrast = np.zeros_like(face) if thin is None else face
+    thin = np.zeros_like(face) if thin is None else thin
+    return ink.Ink(face, contrast, thin // 255, thin, 20.0, 20.0, d, lit, table, faces)
+
+
 def _faces(lit_from: int, lit_to: int) -> ink.Ink:
     """A dark table (40) with a lit band of faces (200) along y 40-60, x ``lit_from``-``lit_to``."""
     face = np.full((100, 300), 40, np.uint8)
     face[40:61, lit_from:lit_to] = 200
-    blank = np.zeros_like(face)
     lit, table = P.thin_lit_share * ink.percentile(face, 99), ink.percentile(face, 50)
-    return ink.Ink(face, blank, blank, blank, 20.0, 20.0, 4.0, lit, table)
+    return _seen(face, lit, table, 4.0)
 
 
 def test_a_bar_beside_pips_the_face_image_kept_lies_inside_a_face() -> None:
@@ -386,15 +395,38 @@ def test_a_blank_half_is_a_lit_face_not_the_darker_table() -> None:
     assert [h.pips for h in halves.read(on_table, faces, P)] == [None, None]
 
 
+def test_faces_on_a_lighter_table_are_told_by_their_share_of_its_light() -> None:
+    # white paper lit from the left (250 falling to 150 across) under two ivory tiles that
+    # reflect 0.75 of the light there: the lit tile (187) is lighter than the paper in the
+    # shade, so no one level tells faces from paper; a shadow (60) lies beside the right tile
+    light = np.linspace(250.0, 150.0, 400)[None, :].repeat(200, axis=0)
+    share = np.ones_like(light)
+    share[60:100, 30:110] = share[60:100, 290:370] = 0.75
+    face = np.rint(light * share).astype(np.uint8)
+    face[100:106, 290:370] = 60
+    pips = np.array([[50.0, 80.0, 8.0], [90.0, 80.0, 8.0], [310.0, 80.0, 8.0], [350.0, 80.0, 8.0]])
+    lit = P.thin_lit_share * ink.percentile(face, 99)
+    mask = ink.faces(face, (lit, ink.percentile(face, 50)), pips, 40.0, P)
+    assert mask is not None
+    tiles = share < 1
+    assert mask[tiles].all()
+    assert not mask[~tiles].any()  # neither paper nor shadow
+    # tiles as light as the paper: no level tells them apart
+    plain = np.rint(light).astype(np.uint8)
+    assert ink.faces(plain, (lit, ink.percentile(plain, 50)), pips, 40.0, P) is None
+    # a darker table: faces are what is lit
+    dark = np.where(tiles, 200, 40).astype(np.uint8)
+    assert (ink.faces(dark, (120.0, 40.0), pips, 40.0, P) == tiles).all()
+
+
 def test_a_blank_half_darker_than_a_lighter_table_is_a_face() -> None:
     # ivory on white paper: in the darkest channel the faces (110) are darker than the table
     # (220), under the share of the brightest that counts as lit on a darker table
     face = np.full((100, 300), 220, np.uint8)
     face[40:61, 128:172] = 110
-    blank = np.zeros_like(face)
     lit, table = P.thin_lit_share * ink.percentile(face, 99), ink.percentile(face, 50)
     assert 110 < lit < table
-    seen = ink.Ink(face, blank, blank, blank, 20.0, 20.0, 4.0, lit, table)
+    seen = _seen(face, lit, table, 4.0)
     assert [h.pips for h in halves.read(_read(150.0, (0, 0)).proposal, seen, P)] == [0, 0]
 
 
@@ -657,8 +689,7 @@ def test_guesses_along_a_chain_of_faces_fall_on_its_bars() -> None:
     face = np.full((300, 300), 40, np.uint8)
     rect = ((140.0, 150.0), (240.0, 30.0), 10.0)
     cv2.fillPoly(face, [np.int32(np.rint(cv2.boxPoints(rect)))], 200)
-    blank = np.zeros_like(face)
-    seen = ink.Ink(face, blank, blank, blank, 20.0, 20.0, 5.0, 120.0, 40.0)
+    seen = _seen(face, 120.0, 40.0, 5.0)
     p = replace(P, line_shifts=(0.0,))
     guessed = bars.along_chains(seen, p, width=30.0)
     a = np.array([np.cos(np.deg2rad(10.0)), np.sin(np.deg2rad(10.0))])
@@ -677,7 +708,7 @@ def test_guesses_along_a_chain_of_faces_fall_on_its_bars() -> None:
     mostly[:, :230] = 1
     assert bars.along_chains(seen, p, width=30.0, explained=mostly) == []
     assert bars.along_chains(seen, p, width=30.0, explained=held) == guessed
-    assert bars.along_chains(replace(seen, table=200.0), p, width=30.0) == []
+    assert bars.along_chains(replace(seen, faces=None), p, width=30.0) == []
 
 
 def test_a_tile_where_a_line_of_faces_turns_gets_its_bar_guessed() -> None:
@@ -687,8 +718,7 @@ def test_a_tile_where_a_line_of_faces_turns_gets_its_bar_guessed() -> None:
     face = np.full((300, 300), 40, np.uint8)
     face[100:130, 20:140] = 200
     face[100:160, 140:170] = 200
-    blank = np.zeros_like(face)
-    seen = ink.Ink(face, blank, blank, blank, 20.0, 20.0, 5.0, 120.0, 40.0)
+    seen = _seen(face, 120.0, 40.0, 5.0)
     guessed = bars.along_chains(seen, replace(P, line_shifts=(0.0,)), width=30.0)
     assert any(
         abs(b.center[0] - 155) < 2 and abs(b.center[1] - 130) < 2 and abs(b.direction[0]) > 0.99
@@ -697,7 +727,9 @@ def test_a_tile_where_a_line_of_faces_turns_gets_its_bar_guessed() -> None:
     # a lone tile measured a pixel short of two widths still gets its bar
     lone = np.full((300, 300), 40, np.uint8)
     lone[100:130, 100:159] = 200
-    alone = bars.along_chains(replace(seen, face=lone), replace(P, line_shifts=(0.0,)), width=30.0)
+    alone = bars.along_chains(
+        _seen(lone, 120.0, 40.0, 5.0), replace(P, line_shifts=(0.0,)), width=30.0
+    )
     assert [b.center for b in alone] == [pytest.approx((129.0, 114.5), abs=1.0)]
 
 
@@ -737,7 +769,7 @@ def test_outline_steps_measured_together_are_those_measured_alone() -> None:
     noise = rng.integers(0, 256, (120, 120), np.uint8)
     face = np.asarray(cv2.GaussianBlur(noise, (0, 0), 2), dtype=np.uint8)
     thin = ((face > 140) * 255).astype(np.uint8)
-    seen = ink.Ink(face, face, thin // 255, thin, 20.0, 20.0, 6.0, 100.0, 80.0)
+    seen = _seen(face, 100.0, 80.0, 6.0, thin)
     prof = outline._Profiles(seen, 0.35)
     starts = rng.uniform(40, 80, (8, 2))
     angles = rng.uniform(0, 2 * np.pi, 8)
@@ -954,7 +986,8 @@ def test_a_line_guess_is_read_only_with_pips_on_both_sides_or_a_lit_face() -> No
     lit = view.seen.face.copy()
     x, y = int(end[0] + along[0] * width / 2), int(end[1] + along[1] * width / 2)
     lit[y - 6 : y + 7, x - 6 : x + 7] = 255
-    view = replace(view, seen=replace(view.seen, face=lit))
+    faces = (lit >= view.seen.lit).astype(np.uint8)
+    view = replace(view, seen=replace(view.seen, face=lit, faces=faces))
     assert pipeline._with_pips([on_tile, far, at_end], view) == [on_tile, at_end]
 
 

@@ -155,7 +155,9 @@ def lone_faces(ink: Ink, p: StagedParams) -> list[Bar]:
     ``lone_face_aspect`` times as long, ``lone_face_fill`` full): a blurred bar may not show."""
     lo, hi = (share * ink.pip_px for share in p.width_d)
     aspect_lo, aspect_hi = p.lone_face_aspect
-    n, labels, stats, _ = components((ink.face >= ink.lit).astype(np.uint8))
+    if ink.faces is None:
+        return []
+    n, labels, stats, _ = components(ink.faces)
     out: list[Bar] = []
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
@@ -185,10 +187,10 @@ def along_chains(
     blurred tiles end to end. ``width``: the tile width, else ``chain_width_share`` of the
     chain's commonest thickness; ``held``: faces left out; ``explained``: a chain needs
     ``chain_min_tiles`` tiles' area outside it."""
-    if ink.table >= ink.lit:
+    if ink.faces is None:
         return []
+    lit = ink.faces.copy()
     lo, hi = (share * ink.pip_px for share in p.width_d)
-    lit = (ink.face >= ink.lit).astype(np.uint8)
     if held is not None:
         lit[held > 0] = 0
     n, labels, stats, _ = components(lit)

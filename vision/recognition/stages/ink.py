@@ -20,7 +20,8 @@ class Ink:
     """``(H, W)`` uint8 images ``face`` (the darkest channel closed over pips and bars),
     ``contrast`` (``face`` minus the darkest channel), ``mask`` (1 on ink), ``thin`` (255 on thin
     ink); grey levels ``threshold`` (ink), ``pip_threshold`` (pips are read at), ``lit`` (a face
-    is lit from), ``table`` (the median face); ``pip_px``, the pip diameter in working pixels."""
+    is lit from), ``table`` (the median face); ``pip_px``, the pip diameter in working pixels;
+    ``faces``, 1 where ``face`` is at a face's level (:func:`faces`), None where no level tells."""
 
     face: U8
     contrast: U8
@@ -31,6 +32,7 @@ class Ink:
     pip_px: float
     lit: float
     table: float
+    faces: U8 | None
 
 
 def percentile(image: U8, q: float) -> float:
@@ -74,4 +76,41 @@ def find(grey: U8, pip_px: float, p: StagedParams, blobs: F64 | None = None) -> 
     lit = p.thin_lit_share * max(percentile(face, 99), _pip_ink(face, pips, p))
     thin = ((ink > 0) & (discs == 0) & (face >= lit)).astype(np.uint8) * 255
     table = percentile(face, 50)
-    return Ink(face, contrast, ink, thin, threshold, pip_threshold, pip_px, lit, table)
+    seen = faces(face, (lit, table), pips, pip_px / p.pip_width_ratio, p)
+    return Ink(face, contrast, ink, thin, threshold, pip_threshold, pip_px, lit, table, seen)
+
+
+def faces(
+    face: U8, levels: tuple[float, float], pips: F64, width: float, p: StagedParams
+) -> U8 | None:
+    """1 where ``face`` is at a face's level; None on a table as light as the faces. On a
+    darker table: lit. On a lighter one (white paper under ivory tiles), faces reflect a share
+    of the light the table round them does (light and shadow scale both): the share found at
+    the ``pips`` (``x, y, d``), give or take half its distance to the table's. ``levels``: the
+    lit level and the median face; ``width``: the tile width (px)."""
+    lit, median = levels
+    if median < lit:
+        return (face >= lit).astype(np.uint8)
+    if len(pips) < p.min_pips_for_scale:
+        return None
+    table = _table_round_faces(face, width)
+    at = pips[:, :2]
+    level = float(np.median(sample(face, at) / np.maximum(sample(table, at), 1.0)))
+    if level > 1.0 - p.face_step_share:
+        return None
+    lo, hi = (
+        cv2.convertScaleAbs(table, alpha=max(0.0, level + k * (1 - level) / 2)) for k in (-1, 1)
+    )
+    return ((face > lo) & (face < hi)).astype(np.uint8)
+
+
+def _table_round_faces(face: U8, width: float) -> U8:
+    """The table's level round faces darker than it: ``face`` closed over two tile ``width``s,
+    on a view reduced to some 8 px a width, then enlarged back."""
+    s = min(1.0, 8.0 / width)
+    k = max(3, round(2 * width * s) | 1)
+    small = face if s == 1.0 else cv2.resize(face, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    closed = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel)
+    h, w = face.shape
+    return np.asarray(cv2.resize(closed, (w, h), interpolation=cv2.INTER_LINEAR), dtype=np.uint8)

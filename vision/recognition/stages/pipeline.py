@@ -243,10 +243,11 @@ def _with_pips(guesses: list[Bar], view: _View) -> list[Bar]:
 
 
 def _on_face(points: F64, seen: ink.Ink, *, lit: bool = False) -> npt.NDArray[np.bool_]:
-    """For ``points`` ``(N, 2)``, whether the face there is lit (``not lit`` on a light table)."""
-    if seen.table >= seen.lit:
+    """For ``points`` ``(N, 2)``, whether a face is there (:attr:`~.ink.Ink.faces`; ``not lit``
+    on a table as light as the faces)."""
+    if seen.faces is None:
         return np.full(len(points), not lit, dtype=bool)
-    return np.asarray(sample(seen.face, points) >= seen.lit)
+    return np.asarray(sample(seen.faces, points) > 0)
 
 
 def _readable(proposals: list[Proposal], view: _View, *, known: Sequence[Read] = ()) -> list[Read]:
