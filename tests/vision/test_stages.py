@@ -264,6 +264,21 @@ def _faces(lit_from: int, lit_to: int) -> ink.Ink:
     return _seen(face, lit, table, 4.0)
 
 
+def test_the_bars_of_tiles_side_by_side_are_found_apart() -> None:
+    # two tiles side by side on a band of faces (y 20-80): their bars (x 20-49 and 53-83 at
+    # y 50, pips 6 px) are collinear with a gap at the seam narrow enough to merge the two
+    # pieces into one run too long for a bar, and the seam does not show
+    face = np.full((100, 120), 40, np.uint8)
+    face[20:81, 10:94] = 200
+    thin = np.zeros_like(face)
+    thin[49:51, 20:50] = thin[49:51, 53:84] = 255
+    found = bars.find(_seen(face, 120.0, 40.0, 6.0, thin), P)
+    centres = sorted(b.center[0] for b in found)
+    assert centres == [pytest.approx(34.5, abs=1.0), pytest.approx(68.0, abs=1.0)]
+    assert all(abs(b.center[1] - 49.5) < 1 and abs(b.direction[1]) < 0.05 for b in found)
+    assert all(28 <= b.length <= 32 for b in found)
+
+
 def test_a_bar_beside_pips_the_face_image_kept_lies_inside_a_face() -> None:
     # a vertical bar at x 150 across a band of faces (y 40-60); the face image of a blurred
     # six beside it keeps its two rows of pips a little darker (y 42-47 and 53-58), as the

@@ -88,7 +88,9 @@ def _face_both_sides(bar: Bar, ink: Ink, p: StagedParams) -> bool:
 
 def _runs_inside_faces(bar: Bar, ink: Ink, p: StagedParams) -> list[Bar]:
     """The stretches of ``bar`` ``bar_min_d`` to ``bar_max_d`` pips long inside a face: alike on
-    both sides (see :func:`_face_both_sides`), lit, not crossed by thin ink (a gap)."""
+    both sides (see :func:`_face_both_sides`), lit, not crossed by thin ink (a seam). One too
+    long is parted where the ink along it has a ``bar_gap_d`` gap (the bars of tiles side by
+    side, the seam between them not showing)."""
     d = ink.pip_px
     ts = np.arange(-bar.length / 2, bar.length / 2 + 0.5, 1.0)
     a, b = (_beside(ink.face, bar, ts, k, d).astype(np.float64) for k in (-1.0, 1.0))
@@ -96,16 +98,30 @@ def _runs_inside_faces(bar: Bar, ink: Ink, p: StagedParams) -> list[Bar]:
     alike = np.abs(a - b) <= np.maximum(p.face_step_floor, p.face_step_share * brighter)
     lit = brighter >= p.face_step_floor + (1 - p.face_step_share * 2) * np.percentile(brighter, 90)
     crossed = (_beside(ink.thin, bar, ts, -0.5, d) > 0) & (_beside(ink.thin, bar, ts, 0.5, d) > 0)
-    inside = np.concatenate([[False], alike & lit & ~crossed, [False]])
-    edges = np.flatnonzero(inside[1:] != inside[:-1]).tolist()
+    inked = np.logical_or.reduce([_beside(ink.mask, bar, ts, k, d) for k in (-0.2, 0.0, 0.2)])
+    gap = cv2.getStructuringElement(cv2.MORPH_RECT, (max(1, round(p.bar_gap_d * d)) | 1, 1))
+    inked = cv2.morphologyEx(inked.astype(np.uint8)[None, :], cv2.MORPH_CLOSE, gap)[0] > 0
+    inside = alike & lit & ~crossed
+    spans = [
+        part
+        for i, j in _spans(inside)
+        for part in (_spans(inside & inked, i, j) if j - i > p.bar_max_d * d else [(i, j)])
+    ]
     c, u = np.array(bar.center), np.array(bar.direction)
     runs: list[Bar] = []
-    for start, stop in zip(edges[::2], edges[1::2], strict=True):
+    for start, stop in spans:
         t0, t1 = ts[start], ts[stop - 1]
         length = float(t1 - t0)
         if p.bar_min_d * d <= length <= p.bar_max_d * d:
             runs.append(Bar(pair(c + u * (t0 + t1) / 2), bar.direction, length))
     return runs
+
+
+def _spans(on: npt.NDArray[np.bool_], lo: int = 0, hi: int | None = None) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` of each stretch of True in ``on[lo:hi]`` (indices of ``on``)."""
+    inside = np.concatenate([[False], on[lo:hi], [False]])
+    edges = (np.flatnonzero(inside[1:] != inside[:-1]) + lo).tolist()
+    return list(zip(edges[::2], edges[1::2], strict=True))
 
 
 def _long_blobs(ink: Ink, p: StagedParams) -> F64:

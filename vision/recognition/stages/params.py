@@ -63,6 +63,9 @@ class StagedParams:
     #: A straight run longer than this (in ``d``) may be two tiles' bars: its stretches
     #: between the gaps that cross it are tried as bars too.
     bar_split_d: float = 5.0
+    #: ... and a gap at least this long (in ``d``) in the ink along such a run parts it (the
+    #: bars of tiles side by side are collinear with a gap at the seam between them).
+    bar_gap_d: float = 0.3
     #: Most straight segments considered (the longest), so a textured frame costs a bounded time.
     max_segments: int = 600
     #: Most segments one connected piece of thin ink gives (its longest).
