@@ -178,6 +178,14 @@ def _read(cx: float, pips: tuple[int, int], confidence: float = 1.0) -> arbitrat
     return arbitrate.Read(prop, (a, b))
 
 
+def test_a_double_blank_is_sure_only_where_the_learned_reader_is() -> None:
+    # no pip vouches for a double blank: a table's square beside a tile's edge reads as one
+    blank, tile = _read(40.0, (0, 0)), _read(40.0, (0, 3))
+    for agree, doubted in ((0.6, True), (0.95, False)):
+        assert pipeline._doubted(replace(blank, agree=agree), [], P) is doubted
+    assert not pipeline._doubted(replace(tile, agree=0.6), [], P)
+
+
 def test_arbitration_keeps_the_two_tiles_a_seam_read_as_a_bar_straddles() -> None:
     left, right = _read(40.0, (1, 2)), _read(80.0, (3, 4))
     straddle = _read(60.0, (6, 6))  # more pips and as sure: it is taken first

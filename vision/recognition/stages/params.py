@@ -146,6 +146,8 @@ class StagedParams:
     #: A double blank round a bar seen whose outline is guessed from the bar (its edges not
     #: measured) needs the learned half reader to read both halves blank at least this.
     blank_guess_p: float = 0.97
+    #: A double blank is reported sure only where it reads both halves blank at least this.
+    blank_sure_p: float = 0.9
     #: Each blank half shows both its sides: across each, the grey level ranges by at least
     #: this share of how far the face there is from the table's level ...
     blank_side_share: float = 0.12

@@ -413,9 +413,11 @@ def _probability(probs: F32, pips: int | None) -> float:
 
 
 def _doubted(read: Read, loose: list[Point], p: StagedParams) -> bool:
-    """Whether a kept tile is unsure: contested, learned, not agreed, inline, by ``loose`` pips."""
+    """Whether a kept tile is unsure: contested, learned, not agreed, a double blank read so
+    under ``blank_sure_p`` (no pip vouches for it), inline, by ``loose`` pips."""
     return (
         read.contested
+        or (not any(h.pips for h in read.halves) and read.agree < p.blank_sure_p)
         or read.learned
         or not _agrees(read, p)
         or arbitrate.doubted(read, loose)
