@@ -98,15 +98,15 @@ def _runs_inside_faces(bar: Bar, ink: Ink, p: StagedParams) -> list[Bar]:
     alike = np.abs(a - b) <= np.maximum(p.face_step_floor, p.face_step_share * brighter)
     lit = brighter >= p.face_step_floor + (1 - p.face_step_share * 2) * np.percentile(brighter, 90)
     crossed = (_beside(ink.thin, bar, ts, -0.5, d) > 0) & (_beside(ink.thin, bar, ts, 0.5, d) > 0)
-    inked = np.logical_or.reduce([_beside(ink.mask, bar, ts, k, d) for k in (-0.2, 0.0, 0.2)])
-    gap = cv2.getStructuringElement(cv2.MORPH_RECT, (max(1, round(p.bar_gap_d * d)) | 1, 1))
-    inked = cv2.morphologyEx(inked.astype(np.uint8)[None, :], cv2.MORPH_CLOSE, gap)[0] > 0
     inside = alike & lit & ~crossed
-    spans = [
-        part
-        for i, j in _spans(inside)
-        for part in (_spans(inside & inked, i, j) if j - i > p.bar_max_d * d else [(i, j)])
-    ]
+    spans = _spans(inside)
+    if any(j - i > p.bar_max_d * d for i, j in spans):
+        parted = inside & _inked(ink.mask, bar, ts, d, p)
+        spans = [
+            s
+            for i, j in spans
+            for s in (_spans(parted, i, j) if j - i > p.bar_max_d * d else [(i, j)])
+        ]
     c, u = np.array(bar.center), np.array(bar.direction)
     runs: list[Bar] = []
     for start, stop in spans:
@@ -115,6 +115,14 @@ def _runs_inside_faces(bar: Bar, ink: Ink, p: StagedParams) -> list[Bar]:
         if p.bar_min_d * d <= length <= p.bar_max_d * d:
             runs.append(Bar(pair(c + u * (t0 + t1) / 2), bar.direction, length))
     return runs
+
+
+def _inked(mask: U8, bar: Bar, ts: F64, d: float, p: StagedParams) -> npt.NDArray[np.bool_]:
+    """Whether ``mask`` has ink at ``ts`` along ``bar`` (or 0.2 ``d`` to a side), gaps under
+    ``bar_gap_d`` filled."""
+    on = np.logical_or.reduce([_beside(mask, bar, ts, k, d) for k in (-0.2, 0.0, 0.2)])
+    gap = cv2.getStructuringElement(cv2.MORPH_RECT, (max(1, round(p.bar_gap_d * d)) | 1, 1))
+    return np.asarray(cv2.morphologyEx(on.astype(np.uint8)[None, :], cv2.MORPH_CLOSE, gap)[0] > 0)
 
 
 def _spans(on: npt.NDArray[np.bool_], lo: int = 0, hi: int | None = None) -> list[tuple[int, int]]:
