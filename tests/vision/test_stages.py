@@ -440,6 +440,9 @@ def test_faces_on_a_lighter_table_are_told_by_their_share_of_its_light() -> None
     # a darker table: faces are what is lit
     dark = np.where(tiles, 200, 40).astype(np.uint8)
     assert (ink.faces(dark, (120.0, 40.0), pips, 40.0, P) == tiles).all()
+    # a sliver of a frame, reduced to under a pixel across, is still read
+    sliver = face[79:81, :]
+    assert ink.faces(sliver, (lit, 220.0), pips, 40.0, P) is not None
 
 
 def test_a_blank_half_darker_than_a_lighter_table_is_a_face() -> None:

@@ -109,8 +109,9 @@ def _table_round_faces(face: U8, width: float) -> U8:
     on a view reduced to some 8 px a width, then enlarged back."""
     s = min(1.0, 8.0 / width)
     k = max(3, round(2 * width * s) | 1)
-    small = face if s == 1.0 else cv2.resize(face, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    h, w = face.shape
+    size = (max(1, round(w * s)), max(1, round(h * s)))  # a sliver of a frame stays a pixel
+    small = face if s == 1.0 else cv2.resize(face, size, interpolation=cv2.INTER_AREA)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     closed = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel)
-    h, w = face.shape
     return np.asarray(cv2.resize(closed, (w, h), interpolation=cv2.INTER_LINEAR), dtype=np.uint8)
