@@ -735,6 +735,8 @@ def test_guesses_along_a_chain_of_faces_fall_on_its_bars() -> None:
     assert bars.along_chains(seen, p, width=30.0, explained=mostly) == []
     assert bars.along_chains(seen, p, width=30.0, explained=held) == guessed
     assert bars.along_chains(replace(seen, faces=None), p, width=30.0) == []
+    # nor on a table lighter than the faces, told from it by their share of the light
+    assert bars.along_chains(replace(seen, table=200.0), p, width=30.0) == []
 
 
 def test_a_tile_where_a_line_of_faces_turns_gets_its_bar_guessed() -> None:

@@ -211,8 +211,8 @@ def along_chains(
     blurred tiles end to end. ``width``: the tile width, else ``chain_width_share`` of the
     chain's commonest thickness; ``held``: faces left out; ``explained``: a chain needs
     ``chain_min_tiles`` tiles' area outside it."""
-    if ink.faces is None:
-        return []
+    if ink.faces is None or ink.table >= ink.lit:
+        return []  # on a lighter table, a block of tiles side by side read so reads either way
     lit = ink.faces.copy()
     lo, hi = (share * ink.pip_px for share in p.width_d)
     if held is not None:
