@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import queue
+import random
 import shutil
+import socket
 import sqlite3
 import time
 from pathlib import Path
@@ -49,7 +51,7 @@ def test_a_journal_must_be_a_journal_we_can_write(tmp_path: Path) -> None:
 
 def test_live_says_when_its_broker_goes_and_comes_back_not_when_all_is_well() -> None:
     lines: queue.Queue[str] = queue.Queue()
-    broker = EmbeddedBroker()
+    broker = EmbeddedBroker(port=_port_below_ephemeral())
     broker.start()
     port = broker.port
     live = start_live(station_settings(table="t1", broker=broker.url), on_broker=lines.put)
@@ -73,6 +75,22 @@ def test_live_says_when_its_broker_goes_and_comes_back_not_when_all_is_well() ->
     finally:
         live.stop()
     assert lines.empty()
+
+
+def _port_below_ephemeral() -> int:
+    """A free port under the kernel's ephemeral range (from 32768): a client that keeps
+    reconnecting to a port in that range while nothing listens can be given that very number
+    as its source port and connect to itself (a TCP self-connect), holding it from the broker
+    started again there."""
+    start = random.randrange(20_000, 32_000)
+    for port in range(start, start + 700):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    raise RuntimeError(f"no free port in {start}-{start + 699}")
 
 
 def _restarted(port: int) -> EmbeddedBroker:
