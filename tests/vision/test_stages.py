@@ -16,6 +16,7 @@ import pytest
 from controller.cli import main
 from vision.devtools.synthetic import render_scene
 from vision.errors import InvalidImageError
+from vision.recognition import halfnet
 from vision.recognition.stages import (
     StagedParams,
     arbitrate,
@@ -849,7 +850,7 @@ def test_a_half_is_resampled_as_an_affine_warp_of_its_square() -> None:
         origin = rng.uniform(-10, 100, 2)
         along = rng.normal(0, 1, 2)
         across = np.array([-along[1], along[0]]) * rng.uniform(0.5, 1.5)
-        got = halves._resampled([image], [(origin, along, across)], s)[0][0]
+        got = halfnet.resampled([image], [(origin, along, across)], s)[0][0]
         src = np.array([origin, origin + s * along, origin + s * (along + across)], np.float32)
         dst = np.array([[0, 0], [s, 0], [s, s]], np.float32)
         warp = cv2.warpAffine(image, cv2.getAffineTransform(src, dst), (s, s))

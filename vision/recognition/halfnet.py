@@ -11,6 +11,7 @@ trained only on images the project renders itself (:mod:`vision.devtools.render.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from importlib import resources
 from typing import Final
 
@@ -70,6 +71,25 @@ def half_patch(grey: U8, corners: npt.ArrayLike) -> U8:
     return out
 
 
+def resampled(
+    images: Sequence[U8], frames: npt.ArrayLike, s: int, border: int = cv2.BORDER_CONSTANT
+) -> list[U8]:
+    """For each of ``images``, ``(N, s, s)``: it resampled (bilinear; ``border`` outside it, 0
+    for the default) on each of ``frames`` ``(N, 3, 2)``, ``origin, along, across``, at
+    ``origin + x * along + y * across`` for patch pixel ``(x, y)``; 128 frames per remap."""
+    frame = np.asarray(frames, dtype=np.float64).reshape(-1, 3, 2)[..., None, None]
+    x, y = np.meshgrid(np.arange(s, dtype=np.float64), np.arange(s, dtype=np.float64))
+    out = [np.empty((len(frame), s, s), dtype=np.uint8) for _ in images]
+    for at in range(0, len(frame), 128):
+        c = slice(at, at + 128)
+        maps = (frame[c, 0] + x * frame[c, 1] + y * frame[c, 2]).astype(np.float32)
+        mx, my = maps[:, 0].reshape(-1, s), maps[:, 1].reshape(-1, s)
+        for image, patches in zip(images, out, strict=True):
+            warped = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=border)
+            patches[c] = warped.reshape(-1, s, s)
+    return out
+
+
 def half_patches(grey: U8, quads: npt.ArrayLike) -> U8:
     """:func:`half_patch` of each of ``quads`` ``(N, 4, 2)``, parallelograms (corner 2 is
     ignored: the pipeline's halves are squares), all warped at once: ``(N, HALF_PX, HALF_PX)``."""
@@ -80,21 +100,15 @@ def half_patches(grey: U8, quads: npt.ArrayLike) -> U8:
     out = np.empty((len(q), HALF_PX, HALF_PX), dtype=np.uint8)
     for k in np.unique(ks).tolist():
         side = HALF_PX * k
-        t = (np.arange(side, dtype=np.float64) + 0.5) / side  # pixel centres, as shares
         at = np.flatnonzero(ks == k)
-        for part in np.array_split(at, max(1, len(at) // 256)):
-            o, a, b = (v[part][:, :, None, None] for v in (origin, along, across))
-            maps = (o + a * t[None, None, None, :] + b * t[None, None, :, None]).astype(np.float32)
-            big = cv2.remap(
-                grey,
-                maps[:, 0].reshape(-1, side),
-                maps[:, 1].reshape(-1, side),
-                cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REPLICATE,
+        a, b = along[at] / side, across[at] / side  # one patch pixel; sampled at its centre
+        frames = np.stack([origin[at] + (a + b) / 2, a, b], axis=1)
+        big = resampled([grey], frames, side, cv2.BORDER_REPLICATE)[0].reshape(-1, side)
+        if k > 1:  # area-averaged down, as half_patch
+            big = np.asarray(
+                cv2.resize(big, (HALF_PX, HALF_PX * len(at)), interpolation=cv2.INTER_AREA)
             )
-            if k > 1:
-                big = cv2.resize(big, (HALF_PX, HALF_PX * len(part)), interpolation=cv2.INTER_AREA)
-            out[part] = np.asarray(big).reshape(len(part), HALF_PX, HALF_PX)
+        out[at] = big.reshape(len(at), HALF_PX, HALF_PX)
     return out
 
 

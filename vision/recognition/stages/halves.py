@@ -7,7 +7,6 @@ positions, not blobs, reads pips merged by blur or touching the bar.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
@@ -16,6 +15,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.recognition.halfnet import resampled
 from vision.recognition.layouts import grid_masks
 from vision.recognition.stages.arrays import F32, F64, U8, Idx
 from vision.recognition.stages.ink import Ink
@@ -54,7 +54,7 @@ def read_all(
             centre = c + sign * n * length / 2
             centres.append((float(centre[0]), float(centre[1])))
             pips.append(ink.pip_px * s / w)
-    contrast, face = _resampled((ink.contrast, ink.face), frames, s)
+    contrast, face = resampled((ink.contrast, ink.face), frames, s)
     # on a table as light as the faces (ivory on white paper), levels do not tell them apart
     whole = _faces_whole(face, ink.lit if ink.table < ink.lit else 0.0, p)
     core = np.zeros(contrast.shape, dtype=np.float32)
@@ -70,24 +70,8 @@ def read_all(
     return [(out[2 * k], out[2 * k + 1]) for k in range(len(props))]
 
 
-#: Most halves resampled, or matched with the layouts, at once (some 3 to 4 MB).
+#: Most halves matched with the layouts at once (some 3 to 4 MB).
 _CHUNK = 128
-
-
-def _resampled(images: Sequence[U8], frames: Sequence[tuple[F64, ...]], s: int) -> list[U8]:
-    """For each of ``images``, ``(len(frames), s, s)``: it resampled (bilinear, 0 outside it) on
-    each frame's grid, ``origin + x * along + y * across`` for patch pixel ``(x, y)``."""
-    frame = np.array(frames, dtype=np.float64)[..., None, None]  # (N, 3, 2, 1, 1)
-    x, y = np.meshgrid(np.arange(s, dtype=np.float64), np.arange(s, dtype=np.float64))
-    out = [np.empty((len(frames), s, s), dtype=np.uint8) for _ in images]
-    for at in range(0, len(frames), _CHUNK):
-        c = slice(at, at + _CHUNK)
-        maps = (frame[c, 0] + x * frame[c, 1] + y * frame[c, 2]).astype(np.float32)
-        mx, my = maps[:, 0].reshape(-1, s), maps[:, 1].reshape(-1, s)
-        for image, patches in zip(images, out, strict=True):
-            warped = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-            patches[c] = warped.reshape(-1, s, s)
-    return out
 
 
 def _box_means(patches: U8, r: int) -> F32:
