@@ -70,6 +70,21 @@ def test_the_scale_is_the_pip_diameter() -> None:
     assert working == pytest.approx(P.work_pip_px, rel=0.01) or found.factor == 1.0
 
 
+def test_a_reduced_working_image_takes_the_blobs_of_a_view_as_fine() -> None:
+    # 24 px pips on a 700 px frame: measured in a view 640 px wide, read at 8 px; that view's
+    # blobs, brought to the working image, are the ones found there anew
+    image = cv2.resize(_single(3, 6, 80), None, fx=1.75, fy=1.75, interpolation=cv2.INTER_CUBIC)
+    grey = scale.darkest_channel(image)
+    found = scale.measure(grey, P)
+    assert found is not None and found.factor < 1.0 and found.blobs is not None
+    working = scale.round_blobs(scale.resized(grey, found.factor))
+    given = found.blobs * found.factor
+    pips = given[given[:, 2] >= P.pip_size_range[0] * found.pip_px * found.factor]
+    assert len(pips) >= 8  # of 9
+    gaps = np.hypot(*(pips[:, None, :2] - working[None, :, :2]).transpose(2, 0, 1)).min(axis=1)
+    assert gaps.max() < 1.0
+
+
 def test_the_bar_of_a_tiny_double_blank_sets_the_scale() -> None:
     # a 13 px wide double blank in a 100 px photo: its bar, its only mark, is seen 10 px long,
     # a pip of 2.2 px by bar_length_d (the segment falls short of the bar's faint ends)

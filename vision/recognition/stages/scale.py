@@ -17,7 +17,8 @@ from vision.recognition.stages.params import StagedParams
 @dataclass(frozen=True, slots=True)
 class Scale:
     """``pip_px``: pip diameter (input px); ``factor``: working px per input px; ``blobs``: the
-    :func:`round_blobs` measured (input px) where the ink stage reads that very image, else None."""
+    :func:`round_blobs` measured (input px) in a view at least as fine as the working image
+    where neither is enlarged, else None."""
 
     pip_px: float
     factor: float
@@ -62,7 +63,7 @@ def _scale(grey: U8, pip: float, p: StagedParams, own: F64, seen_at: float) -> S
     if factor > 0.85 * enlarge:  # pips not much larger than wanted: not reduced
         small = enlarge > 1.0 or factor < p.min_enlarge
         factor = enlarge if small else min(factor, p.max_enlarge)
-    return Scale(pip, factor, own if factor == seen_at == 1.0 else None)
+    return Scale(pip, factor, own if factor <= seen_at <= 1.0 else None)
 
 
 def resized(grey: U8, factor: float) -> U8:
