@@ -1,4 +1,5 @@
-"""Standard pip layouts: as points, under the square's symmetries, and as pip-grid masks."""
+"""Standard pip layouts: as points, as a tile lies (mirrored, never turned a quarter), and as
+pip-grid masks."""
 
 from __future__ import annotations
 
@@ -17,23 +18,26 @@ def test_layouts_have_their_pip_count_and_are_distinct() -> None:
         assert np.all(np.abs(pts) <= 1)
 
 
-@pytest.mark.parametrize(("n", "images"), [(0, 1), (1, 1), (2, 2), (3, 2), (4, 1), (5, 1), (6, 2)])
-def test_each_layout_has_its_distinct_images_under_the_squares_symmetries(
-    n: int, images: int
-) -> None:
+@pytest.mark.parametrize(("n", "images"), [(0, 1), (1, 1), (2, 2), (3, 2), (4, 1), (5, 1), (6, 1)])
+def test_each_layout_has_its_distinct_images_as_a_tile_lies(n: int, images: int) -> None:
     found = variants(n)
     assert found.shape == (images, n, 2)
     keys = {tuple(sorted(map(tuple, v.tolist()))) for v in found}
     assert len(keys) == images
-    # every image is one of the 8 symmetries of the base layout
+    # every image is the base layout mirrored along or across the tile
     base = layout(n)
-    symmetries = {
-        tuple(sorted(map(tuple, (pts * np.array([sx, sy])).tolist())))
-        for pts in (base, base[:, ::-1])
+    mirrored = {
+        tuple(sorted(map(tuple, (base * np.array([sx, sy])).tolist())))
         for sx in (1.0, -1.0)
         for sy in (1.0, -1.0)
     }
-    assert keys == symmetries
+    assert keys == mirrored
+
+
+def test_a_six_lies_in_two_rows_along_the_tile() -> None:
+    (six,) = variants(6)
+    assert sorted(set(six[:, 1].tolist())) == [-1.0, 1.0]  # two rows across...
+    assert sorted(set(six[:, 0].tolist())) == [-1.0, 0.0, 1.0]  # ... of three along
 
 
 def test_grid_masks_are_the_layouts_on_the_three_by_three_grid() -> None:
@@ -42,7 +46,9 @@ def test_grid_masks_are_the_layouts_on_the_three_by_three_grid() -> None:
     for m in masks:
         assert 0 <= m < 1 << 9
         by_count[m.bit_count()] = by_count.get(m.bit_count(), 0) + 1
-    # 0, 1, 4, 5, 8 and 9 are symmetric; 2, 3, 6 and 7 lie two ways (a diagonal, a row)
-    assert by_count == {0: 1, 1: 1, 2: 2, 3: 2, 4: 1, 5: 1, 6: 2, 7: 2, 8: 1, 9: 1}
+    # 2 and 3 lie on either diagonal; the rows of 6 and 7 run along the tile only
+    assert by_count == {0: 1, 1: 1, 2: 2, 3: 2, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1, 9: 1}
+    rows_across = sum(1 << (3 * (x + 1) + y + 1) for x in (-1, 1) for y in (-1, 0, 1))
+    assert rows_across not in masks  # a 6 turned a quarter
     assert 1 << 4 in masks  # the centre pip: bit 3 * (0 + 1) + (0 + 1)
     assert (1 << 0) | (1 << 8) in masks  # 2 on one diagonal: (-1, -1) and (1, 1)

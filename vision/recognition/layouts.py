@@ -39,22 +39,22 @@ def layout(n: int) -> FloatArray:
 
 @cache
 def variants(n: int) -> FloatArray:
-    """Distinct images of layout ``n`` under the 8 symmetries of the square, ``(V, n, 2)``."""
+    """Distinct images of layout ``n`` as a tile lies, mirrored along or across it, ``(V, n, 2)``:
+    never turned a quarter (a 6's rows run along the tile; a half read across the seam of two
+    tiles side by side is turned so)."""
     base = layout(n)
     seen: dict[tuple[tuple[float, float], ...], FloatArray] = {}
-    for swap in (False, True):
-        for sx in (1.0, -1.0):
-            for sy in (1.0, -1.0):
-                pts = base[:, ::-1] if swap else base
-                pts = pts * np.array([sx, sy])
-                key = tuple(sorted((float(x), float(y)) for x, y in pts))
-                seen.setdefault(key, pts)
+    for sx in (1.0, -1.0):
+        for sy in (1.0, -1.0):
+            pts = base * np.array([sx, sy])
+            key = tuple(sorted((float(x), float(y)) for x, y in pts))
+            seen.setdefault(key, pts)
     return np.stack(list(seen.values()))
 
 
 @cache
 def grid_masks() -> frozenset[int]:
-    """The standard layouts (every count, every image under the square's symmetries) as
+    """The standard layouts (every count, every image of :func:`variants`) as
     masks of the half's 3x3 pip grid: bit ``3 * (x + 1) + (y + 1)`` set for a pip at
     ``(x, y)`` (unit layout coordinates, ``x`` along the tile)."""
     return frozenset(
