@@ -831,25 +831,29 @@ def test_points_inside_outlines_going_round_either_way() -> None:
 
 def test_outline_steps_measured_together_are_those_measured_alone() -> None:
     # rows of different lengths share one resampling; each must see only its own samples,
-    # reflected at its own end as the smoothing reflects a row alone
+    # reflected at its own end as the smoothing reflects a row alone; and shares measured
+    # together are each those measured alone
     rng = np.random.default_rng(3)
     noise = rng.integers(0, 256, (120, 120), np.uint8)
     face = np.asarray(cv2.GaussianBlur(noise, (0, 0), 2), dtype=np.uint8)
     thin = ((face > 140) * 255).astype(np.uint8)
     seen = _seen(face, 100.0, 80.0, 6.0, thin)
-    prof = outline._Profiles(seen, 0.35)
     starts = rng.uniform(40, 80, (8, 2))
     angles = rng.uniform(0, 2 * np.pi, 8)
     vs = np.stack([np.cos(angles), np.sin(angles)], axis=1)
     t0 = rng.uniform(1, 8, 8)
     t1 = t0 + np.array([0.3, 2.0, 5.5, 9.0, 14.0, 20.0, 0.7, 11.0])
-    together = prof.strongest_steps(starts, vs, t0, t1)
-    alone = [
-        prof.strongest_steps(starts[i : i + 1], vs[i : i + 1], t0[i : i + 1], t1[i : i + 1])[0]
-        for i in range(8)
-    ]
-    assert together.tolist() == alone
-    assert np.all((together >= t0 - 1e-6) & (together <= t1 + 1e-6))
+    together = outline._Profiles(seen, (0.35, 0.2)).strongest_steps(starts, vs, t0, t1)
+    assert together.shape == (2, 8)
+    for share, got in zip((0.35, 0.2), together, strict=True):
+        prof = outline._Profiles(seen, (share,))
+        alone = [
+            prof.strongest_steps(starts[i : i + 1], vs[i : i + 1], t0[i : i + 1], t1[i : i + 1])
+            for i in range(8)
+        ]
+        assert got.tolist() == [float(a[0, 0]) for a in alone]
+        assert np.all((got >= t0 - 1e-6) & (got <= t1 + 1e-6))
+    assert (together[0] != together[1]).any()  # the shares find different steps somewhere
 
 
 def test_components_are_opencvs_default_labelling() -> None:

@@ -53,10 +53,11 @@ _ROWS = 256
 
 @dataclass(frozen=True, slots=True)
 class _Profiles:
-    """Steps along lines across ``ink``: the nearest at least ``share`` of a line's strongest."""
+    """Steps along lines across ``ink``: the nearest at least each of ``shares`` of a line's
+    strongest (the lines are resampled once for all shares)."""
 
     ink: Ink
-    share: float
+    shares: tuple[float, ...]
 
     def _images(self, xs: F32, ys: F32) -> tuple[F32, F32, int, int]:
         """Face and seams (thin ink's contrast) in float32 round samples at ``xs, ys``; corner."""
@@ -70,16 +71,18 @@ class _Profiles:
         return self.ink.face[part].astype(np.float32), seams, x0, y0
 
     def strongest_steps(self, starts: F64, vs: F64, t0: F64, t1: F64) -> F64:
-        """:meth:`_steps` of the rows, ``_ROWS`` at a time (a row's step is its own)."""
+        """:meth:`_steps` of the rows, ``_ROWS`` at a time (a row's step is its own):
+        ``(len(shares), K)``."""
         cuts = [slice(at, at + _ROWS) for at in range(0, len(starts), _ROWS)]
         parts = [self._steps(starts[c], vs[c], t0[c], t1[c]) for c in cuts]
-        return np.concatenate(parts) if parts else np.zeros(0)
+        return np.concatenate(parts, axis=1) if parts else np.zeros((len(self.shares), 0))
 
     def _steps(self, starts: F64, vs: F64, t0: F64, t1: F64) -> F64:
-        """For each row (``starts``, ``vs``: ``(K, 2)``), the distance along ``v`` between ``t0``
-        and ``t1`` (``(K,)``) of the nearest step of the face or of a seam at least ``share`` of
-        the row's strongest (a tilted tile's top face ends before its side), else ``t1``. A seam
-        counts where thin ink crosses the line, not where it runs along it (a bar)."""
+        """For each share and row (``starts``, ``vs``: ``(K, 2)``), the distance along ``v``
+        between ``t0`` and ``t1`` (``(K,)``) of the nearest step of the face or of a seam at
+        least that share of the row's strongest (a tilted tile's top face ends before its side),
+        else ``t1``. A seam counts where thin ink crosses the line, not where it runs along it
+        (a bar)."""
         first = t0 - 2
         lengths = np.ceil(((t1 + 2) - first) / 0.5).astype(np.int64)
         k = np.arange(max(3, int(lengths.max(initial=0))))
@@ -105,9 +108,13 @@ class _Profiles:
         within = (k < lengths[:, None]) & (ts >= lo) & (ts <= hi)
         score = np.where(within, 2 * np.abs(grad) + np.minimum(both[:rows], both[rows:]), -1.0)
         local = (score >= np.roll(score, 1, axis=1)) & (score >= np.roll(score, -1, axis=1))
-        peaks = local & (score >= self.share * score.max(axis=1, keepdims=True))
-        at = ts[np.arange(rows), np.argmax(peaks, axis=1)].astype(np.float64)
-        return np.where(peaks.any(axis=1) & (lengths >= 3), at, t1)
+        strongest = score.max(axis=1, keepdims=True)
+        out = np.empty((len(self.shares), rows))
+        for i, share in enumerate(self.shares):
+            peaks = local & (score >= share * strongest)
+            at = ts[np.arange(rows), np.argmax(peaks, axis=1)].astype(np.float64)
+            out[i] = np.where(peaks.any(axis=1) & (lengths >= 3), at, t1)
+        return out
 
 
 def propose(
@@ -118,9 +125,7 @@ def propose(
     width the pip size suggests. ``guessed`` bars (:func:`~.bars.lone_faces`): centred tiles."""
     expected = ink.pip_px / p.pip_width_ratio if width is None else width
     sides = p.side_search if width is None else p.side_search_known
-    props: list[Proposal] = []
-    for share in p.step_shares:
-        props += _around(bars, _Profiles(ink, share), expected, sides, p)
+    props = _around(bars, _Profiles(ink, p.step_shares), expected, sides, p)
     return _distinct([_centred(q) for q in props] if guessed else props, 0.5 * ink.pip_px)
 
 
@@ -200,9 +205,10 @@ def _distinct(props: list[Proposal], tol: float, held: Sequence[Proposal] = ()) 
 def _around(
     bars: list[Bar], prof: _Profiles, expected: float, sides: tuple[float, float], p: StagedParams
 ) -> list[Proposal]:
-    """The outline round each bar, all measured at once: each side between ``sides`` shares of
-    ``expected`` (and at least 0.4 of the bar's length out, within them), each end (the median
-    of three lines a quarter width apart) between ``end_search`` shares of the width found."""
+    """The outlines round each bar, one per share of ``prof``, all measured at once: each side
+    between ``sides`` shares of ``expected`` (and at least 0.4 of the bar's length out, within
+    them), each end (the median of three lines a quarter width apart) between ``end_search``
+    shares of the width found. Share-major, each share's in the order of ``bars``."""
     if not bars:
         return []
     c = np.array([b.center for b in bars], dtype=np.float64)
@@ -212,16 +218,27 @@ def _around(
     lo = np.maximum(np.minimum(0.4 * length, sides[1] * expected), sides[0] * expected)
     hi = np.full(len(bars), sides[1] * expected)
     e = prof.strongest_steps(np.vstack([c, c]), np.vstack([u, -u]), np.tile(lo, 2), np.tile(hi, 2))
-    e1, e2 = e.reshape(2, -1)
-    w = e1 + e2
-    cc = c + u * ((e1 - e2) / 2)[:, None]
-    # rows bar-major: three lines along +axis, then three along -axis
+    e1, e2 = e.reshape(len(prof.shares), 2, -1).transpose(1, 0, 2)  # (S, B) each
+    w = (e1 + e2).reshape(-1)  # share-major
+    cc = np.tile(c, (len(prof.shares), 1)) + np.tile(u, (len(prof.shares), 1)) * (
+        (e1 - e2) / 2
+    ).reshape(-1, 1)
+    uu, nn = np.tile(u, (len(prof.shares), 1)), np.tile(n, (len(prof.shares), 1))
+    # rows outline-major: three lines along +axis, then three along -axis
     offsets, signs = np.tile([-0.25, 0.0, 0.25], 2), np.repeat([1.0, -1.0], 3)
-    starts = (cc[:, None, :] + u[:, None, :] * (w[:, None] * offsets)[:, :, None]).reshape(-1, 2)
-    vs = (n[:, None, :] * signs[None, :, None]).reshape(-1, 2)
+    starts = (cc[:, None, :] + uu[:, None, :] * (w[:, None] * offsets)[:, :, None]).reshape(-1, 2)
+    vs = (nn[:, None, :] * signs[None, :, None]).reshape(-1, 2)
     a, b = np.repeat(p.end_search[0] * w, 6), np.repeat(p.end_search[1] * w, 6)
-    ends = np.median(prof.strongest_steps(starts, vs, a, b).reshape(-1, 2, 3), axis=2)
+    # where shares found the same sides their rows are the same: each measured once
+    _, first, again = np.unique(
+        np.column_stack([starts, vs, a, b]), axis=0, return_index=True, return_inverse=True
+    )
+    steps = prof.strongest_steps(starts[first], vs[first], a[first], b[first])[:, again.reshape(-1)]
+    share_of_row = np.repeat(np.arange(len(prof.shares)), 6 * len(bars))
+    ends = np.median(steps[share_of_row, np.arange(len(share_of_row))].reshape(-1, 2, 3), axis=2)
     return [
-        Proposal(pair(cc[i]), pair(u[i]), pair(n[i]), float(w[i]), pair(ends[i]), bars[i])
-        for i in range(len(bars))
+        Proposal(
+            pair(cc[i]), pair(uu[i]), pair(nn[i]), float(w[i]), pair(ends[i]), bars[i % len(bars)]
+        )
+        for i in range(len(w))
     ]
