@@ -856,6 +856,33 @@ def test_outline_steps_measured_together_are_those_measured_alone() -> None:
     assert (together[0] != together[1]).any()  # the shares find different steps somewhere
 
 
+def test_distinct_outlines_are_those_kept_one_by_one() -> None:
+    # each outline is kept unless it lies within tol (centre, width and both ends) of one held
+    # or kept before it: compared with that rule applied naively
+    rng = np.random.default_rng(11)
+    base = rng.uniform(0, 60, (40, 5))
+    keys = np.concatenate([base, base[rng.integers(0, 40, 80)] + rng.normal(0, 1.5, (80, 5))])
+    props = [
+        outline.Proposal((k[0], k[1]), (0.0, 1.0), (1.0, 0.0), k[2], (k[3], k[4])) for k in keys
+    ]
+    held, rest, tol = props[:10], props[10:], 2.0
+
+    def key(q: outline.Proposal) -> list[float]:
+        return [*q.center, q.width, *q.ends]
+
+    naive: list[outline.Proposal] = []
+    for q in rest:
+        if not any(
+            all(abs(a - b) < tol for a, b in zip(key(q), key(o), strict=True))
+            for o in [*held, *naive]
+        ):
+            naive.append(q)
+    got = outline._distinct(rest, tol, held)
+    assert got == naive
+    assert 40 <= len(got) < len(rest) - 10  # near copies were dropped, the others kept
+    assert outline._distinct([], tol, held) == []
+
+
 def test_components_are_opencvs_default_labelling() -> None:
     rng = np.random.default_rng(7)
     for sigma, share in ((0.0, 0.6), (2.0, 0.5), (4.0, 0.3)):

@@ -192,14 +192,19 @@ def _centred(prop: Proposal) -> Proposal:
 def _distinct(props: list[Proposal], tol: float, held: Sequence[Proposal] = ()) -> list[Proposal]:
     """``props`` less each whose centre, width and ends all lie within ``tol`` of one of
     ``held`` or of one kept before it."""
-    keys = np.array([[*q.center, q.width, *q.ends] for q in held]).reshape(-1, 5)
-    out = []
-    for prop in props:
-        key = np.array([*prop.center, prop.width, *prop.ends])
-        if not (np.abs(keys - key) < tol).all(axis=1).any():
-            out.append(prop)
-            keys = np.vstack([keys, key])
-    return out
+    keys = np.array([[*q.center, q.width, *q.ends] for q in [*held, *props]]).reshape(-1, 5)
+    kept = np.arange(len(keys)) < len(held)
+    # only keys whose x lies within tol (and a hair) can be that near: found by sorting on x
+    order = np.argsort(keys[:, 0], kind="stable")
+    xs = keys[order, 0]
+    reach = tol * (1 + 1e-9) + 1e-9
+    lo = np.searchsorted(xs, keys[:, 0] - reach, side="left")
+    hi = np.searchsorted(xs, keys[:, 0] + reach, side="right")
+    for i in range(len(held), len(keys)):
+        near = order[lo[i] : hi[i]]
+        near = near[(near < i) & kept[near]]
+        kept[i] = not (np.abs(keys[near] - keys[i]) < tol).all(axis=1).any()
+    return [q for q, k in zip(props, kept[len(held) :].tolist(), strict=True) if k]
 
 
 def _around(
