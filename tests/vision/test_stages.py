@@ -702,11 +702,11 @@ def test_a_blank_half_is_not_guessed_where_the_edges_do_not_show() -> None:
 
 
 def _drawn_line(
-    tiles: list[tuple[int, int]], bars: list[bool], w: int = 40, gap: int = 3
+    tiles: list[tuple[int, int]], bars: list[bool], w: int = 40, gap: int = 3, table: int = 45
 ) -> np.ndarray:
-    """Light tiles ``w`` wide laid end to end on a dark table (``gap`` px between them),
-    blurred, each tile's bar drawn or not."""
-    image = np.full((200, 80 + 2 * w * len(tiles), 3), 45, np.uint8)
+    """Light tiles (215) ``w`` wide laid end to end on a table (``table``, dark by default) with
+    ``gap`` px between them, blurred, each tile's bar drawn or not."""
+    image = np.full((200, 80 + 2 * w * len(tiles), 3), table, np.uint8)
     y0 = 80
     for k, (pips, bar) in enumerate(zip(tiles, bars, strict=True)):
         x0 = 40 + 2 * w * k
@@ -730,6 +730,31 @@ def test_a_line_is_read_whole_where_bars_do_not_show(bars: list[bool]) -> None:
     tiles = [(1, 3), (5, 4), (2, 1), (6, 6), (3, 2)]
     got = identify(_drawn_line(tiles, bars)).tiles
     assert [t.pips for t in sorted(got, key=lambda t: t.center[0])] == tiles
+
+
+def test_a_line_is_followed_only_to_tiles_inside_the_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    # two tiles on white paper, the photo's edge 45 px past the line's end: a tile guessed end
+    # to end there would reach past the edge and a half of it could not be read
+    tiles = [(1, 3), (5, 4)]
+    image = np.ascontiguousarray(_drawn_line(tiles, [True, True], table=215)[:, :245])
+    guessed: list[tuple[bars.Bar, tuple[int, ...]]] = []  # working pixels, and that frame
+    read_guesses = pipeline._guessed
+
+    def recording(
+        found: list[bars.Bar], view: pipeline._View, *args: object
+    ) -> list[arbitrate.Read]:
+        guessed.extend((b, view.grey.shape) for b in found)
+        return read_guesses(found, view, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "_guessed", recording)
+    assert [t.pips for t in sorted(identify(image).tiles, key=lambda t: t.center[0])] == tiles
+    assert guessed  # a double crosswise beyond each end fits in the frame
+    for bar, (h, w) in guessed:
+        c, u = np.array(bar.center), np.array(bar.direction)
+        n = np.array([-u[1], u[0]])
+        width = bar.length / P.bar_width_share
+        corners = [c + a * u * width / 2 + b * n * width for a in (-1, 1) for b in (-1, 1)]
+        assert all(0 <= x <= w and 0 <= y <= h for x, y in corners), bar
 
 
 def test_a_chain_of_touching_tiles_is_read_where_no_bar_shows() -> None:

@@ -154,7 +154,7 @@ def _follow_lines(kept: list[Read], readable: list[Read], view: _View) -> list[R
     ``line_rounds`` rounds, each seeded by the last: between two blurred halves full of pips a
     bar may not show. Tiles not kept seed too (where one bar of a line does not show, its
     seams read as a line shifted by a half). No guess lies inside a tile kept, off the faces
-    of a darker table, or with its bar outside the frame."""
+    of a darker table, or past the frame's edge."""
     seen, p = view.seen, view.p
     found: list[Read] = []
     width = _scene_width(kept)
@@ -165,7 +165,10 @@ def _follow_lines(kept: list[Read], readable: list[Read], view: _View) -> list[R
         agreed = [r for r in seeds if _agrees(r, p) and not (r.inline or r.learned)]
         bars_guessed = outline.beyond([(r.proposal, _double(r)) for r in agreed], width, p)
         at = _centers(bars_guessed)
-        framed = (at[:, 0] >= 0) & (at[:, 0] < w) & (at[:, 1] >= 0) & (at[:, 1] < h)
+        # the whole tile guessed lies in the frame: a half cut by its edge cannot be read
+        u = np.array([b.direction for b in bars_guessed], dtype=np.float64).reshape(-1, 2)
+        reach = np.abs(u) * width / 2 + np.abs(u[:, ::-1]) * width
+        framed = ((at - reach >= 0) & (at + reach < np.array([w, h]))).all(axis=1)
         free = framed & ~outline.inside(at, outlines) & _on_face(at, seen)
         guesses = [b for b, ok in zip(bars_guessed, free, strict=True) if ok]
         seeds = _guessed(guesses, view, width, [*readable, *found])
