@@ -223,12 +223,11 @@ def _around(
     lo = np.maximum(np.minimum(0.4 * length, sides[1] * expected), sides[0] * expected)
     hi = np.full(len(bars), sides[1] * expected)
     e = prof.strongest_steps(np.vstack([c, c]), np.vstack([u, -u]), np.tile(lo, 2), np.tile(hi, 2))
-    e1, e2 = e.reshape(len(prof.shares), 2, -1).transpose(1, 0, 2)  # (S, B) each
+    k = len(prof.shares)
+    e1, e2 = e.reshape(k, 2, -1).transpose(1, 0, 2)  # (shares, bars) each
     w = (e1 + e2).reshape(-1)  # share-major
-    cc = np.tile(c, (len(prof.shares), 1)) + np.tile(u, (len(prof.shares), 1)) * (
-        (e1 - e2) / 2
-    ).reshape(-1, 1)
-    uu, nn = np.tile(u, (len(prof.shares), 1)), np.tile(n, (len(prof.shares), 1))
+    uu, nn = np.tile(u, (k, 1)), np.tile(n, (k, 1))
+    cc = np.tile(c, (k, 1)) + uu * ((e1 - e2) / 2).reshape(-1, 1)
     # rows outline-major: three lines along +axis, then three along -axis
     offsets, signs = np.tile([-0.25, 0.0, 0.25], 2), np.repeat([1.0, -1.0], 3)
     starts = (cc[:, None, :] + uu[:, None, :] * (w[:, None] * offsets)[:, :, None]).reshape(-1, 2)
@@ -239,7 +238,7 @@ def _around(
         np.column_stack([starts, vs, a, b]), axis=0, return_index=True, return_inverse=True
     )
     steps = prof.strongest_steps(starts[first], vs[first], a[first], b[first])[:, again.reshape(-1)]
-    share_of_row = np.repeat(np.arange(len(prof.shares)), 6 * len(bars))
+    share_of_row = np.repeat(np.arange(k), 6 * len(bars))
     ends = np.median(steps[share_of_row, np.arange(len(share_of_row))].reshape(-1, 2, 3), axis=2)
     return [
         Proposal(
