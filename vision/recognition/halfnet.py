@@ -3,7 +3,7 @@ half (a square, its corners in image pixels) into a ``HALF_PX`` square patch, th
 top; :func:`classify` gives the probabilities of 0..6 pips and of :data:`NOT_A_HALF` (table, a
 tile's back, a patch straddling two tiles or shifted by a third of a tile or more).
 
-The net (``models/halves.onnx``, < 150k parameters, run by OpenCV's dnn module on the CPU) was
+The net (``models/halves.onnx``, < 150k parameters, run by ONNX Runtime on one CPU thread) was
 trained only on images the project renders itself (:mod:`vision.devtools.render.photos`), by
 ``scripts/train_halves.py``, which reproduces it; ``scripts/eval_halves.py`` measures it.
 """
@@ -18,6 +18,7 @@ from typing import Final
 import cv2
 import numpy as np
 import numpy.typing as npt
+import onnxruntime as ort
 
 U8 = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]
@@ -115,20 +116,32 @@ def half_patches(grey: U8, quads: npt.ArrayLike) -> U8:
 def normalise(patches: U8 | F32) -> F32:
     """What the net sees, ``(N, 1, HALF_PX, HALF_PX)`` float32, of ``patches`` ``(N, HALF_PX,
     HALF_PX)`` (uint8, or float for training): ``(p - median) / max(p99 - p1, MIN_CONTRAST)``
-    per patch, so a half comes out near 0 with pips near -1 whatever the light."""
-    x = np.asarray(patches, dtype=np.float32).reshape(len(patches), -1)
-    p1, med, p99 = np.percentile(x, [1.0, 50.0, 99.0], axis=1).astype(np.float32)
+    per patch, so a half comes out near 0 with pips near -1 whatever the light. The percentiles
+    are ``np.percentile``'s (linear) from each patch sorted: uint8 rows sort by radix, some 15
+    times faster than its partitioning."""
+    x = np.asarray(patches).reshape(len(patches), -1)
+    ranked = np.sort(x, axis=1, kind="stable").astype(np.float32)
+    x = x.astype(np.float32)
+    at = (x.shape[1] - 1) * np.array([0.01, 0.5, 0.99])
+    lo = np.floor(at).astype(np.intp)
+    hi = np.minimum(lo + 1, x.shape[1] - 1)
+    below, above = ranked[:, lo], ranked[:, hi]
+    p1, med, p99 = (below + (above - below) * (at - lo).astype(np.float32)).T
     scale = np.maximum(p99 - p1, np.float32(MIN_CONTRAST))
     out: F32 = ((x - med[:, None]) / scale[:, None]).astype(np.float32)
     return out.reshape(len(patches), 1, HALF_PX, HALF_PX)
 
 
 @functools.cache
-def _net() -> cv2.dnn.Net:
-    """The shipped net, read once per process."""
+def _net() -> ort.InferenceSession:
+    """The shipped net, read once per process, run on the calling thread alone (the reader is
+    one thread beside the camera's and the broker's). ONNX Runtime runs this small net some 5
+    times faster than OpenCV's dnn, to the same probabilities within 1e-6."""
     data = resources.files("vision.recognition.models").joinpath(_MODEL).read_bytes()
-    # the classic engine runs this small net ~2.5x faster than OpenCV 5's new one
-    return cv2.dnn.readNetFromONNX(np.frombuffer(data, dtype=np.uint8), cv2.dnn.ENGINE_CLASSIC)
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    return ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
 
 
 def classify(patches: U8) -> F32:
@@ -142,9 +155,8 @@ def classify(patches: U8) -> F32:
         )
     if len(patches) == 0:
         return np.zeros((0, N_CLASSES), dtype=np.float32)
-    net = _net()
-    net.setInput(normalise(patches))
-    logits = np.asarray(net.forward(), dtype=np.float64).reshape(len(patches), N_CLASSES)
+    (out,) = _net().run(None, {"patch": normalise(patches)})
+    logits = np.asarray(out, dtype=np.float64).reshape(len(patches), N_CLASSES)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     probs: F32 = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
     return probs
