@@ -135,7 +135,7 @@ def normalise(patches: U8 | F32) -> F32:
 @functools.cache
 def _net() -> ort.InferenceSession:
     """The shipped net, read once per process, run on the calling thread alone (the reader is
-    one thread beside the camera's and the broker's). ONNX Runtime runs this small net some 5
+    one thread beside the camera's and the broker's). ONNX Runtime runs this small net some 4
     times faster than OpenCV's dnn, to the same probabilities within 1e-6."""
     data = resources.files("vision.recognition.models").joinpath(_MODEL).read_bytes()
     options = ort.SessionOptions()
