@@ -757,6 +757,31 @@ def test_a_line_is_followed_only_to_tiles_inside_the_frame(monkeypatch: pytest.M
         assert all(0 <= x <= w and 0 <= y <= h for x, y in corners), bar
 
 
+def test_a_line_is_followed_only_to_tiles_lying_on_faces(monkeypatch: pytest.MonkeyPatch) -> None:
+    # two tiles on a dark table; going on from the line's left end, a light face a tile's size
+    # (a tile face down); from its right end, a light strip a fifth as wide (a ruler, a lit
+    # edge of the board): a tile guessed there is mostly table
+    tiles = [(1, 3), (5, 4)]
+    table = np.full((200, 120, 3), 45, np.uint8)
+    image = np.hstack([table, _drawn_line(tiles, [True, True]), table])
+    cv2.rectangle(image, (80, 80), (158, 119), (215, 215, 215), -1)
+    cv2.rectangle(image, (325, 96), (image.shape[1] - 1, 104), (215, 215, 215), -1)
+    guessed: list[float] = []  # centres' x as shares of the frame's width
+    read_guesses = pipeline._guessed
+
+    def recording(
+        found: list[bars.Bar], view: pipeline._View, *args: object
+    ) -> list[arbitrate.Read]:
+        guessed.extend(b.center[0] / view.grey.shape[1] for b in found)
+        return read_guesses(found, view, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "_guessed", recording)
+    got = identify(image).tiles
+    assert [t.pips for t in sorted(got, key=lambda t: t.center[0])] == tiles
+    assert any(x * image.shape[1] < 160 for x in guessed)  # onto the face
+    assert all(x * image.shape[1] < 325 for x in guessed)  # not onto the strip
+
+
 def test_a_chain_of_touching_tiles_is_read_where_no_bar_shows() -> None:
     # a line of matching tiles pushed together, no bar showing: the faces are one piece, and
     # nothing but the pips tells where one tile ends

@@ -105,6 +105,8 @@ class StagedParams:
     #: along the line each guess is also tried at (shares of the width).
     line_rounds: int = 2
     line_shifts: tuple[float, ...] = (-0.2, 0.0, 0.2)
+    #: ... each guess lying on faces (a table darker than them) at this share of its inside.
+    guess_face_share: float = 0.75
     #: Accepted tile widths (in ``d``) and half lengths (shares of the width).
     width_d: tuple[float, float] = (3.0, 9.0)
     half_length: tuple[float, float] = (0.7, 1.4)

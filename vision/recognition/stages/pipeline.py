@@ -153,8 +153,8 @@ def _follow_lines(kept: list[Read], readable: list[Read], view: _View) -> list[R
     """The tiles read where the lines of ``readable`` go on (:func:`~.outline.beyond`), in
     ``line_rounds`` rounds, each seeded by the last: between two blurred halves full of pips a
     bar may not show. Tiles not kept seed too (where one bar of a line does not show, its
-    seams read as a line shifted by a half). No guess lies inside a tile kept, off the faces
-    of a darker table, or past the frame's edge."""
+    seams read as a line shifted by a half). No guess lies inside a tile kept, past the
+    frame's edge, or under ``guess_face_share`` on the faces of a darker table."""
     seen, p = view.seen, view.p
     found: list[Read] = []
     width = _scene_width(kept)
@@ -169,7 +169,9 @@ def _follow_lines(kept: list[Read], readable: list[Read], view: _View) -> list[R
         u = np.array([b.direction for b in bars_guessed], dtype=np.float64).reshape(-1, 2)
         reach = np.abs(u) * width / 2 + np.abs(u[:, ::-1]) * width
         framed = ((at - reach >= 0) & (at + reach < np.array([w, h]))).all(axis=1)
-        free = framed & ~outline.inside(at, outlines) & _on_face(at, seen)
+        span = np.full(len(at), width)
+        faced = _face_share(at, u, span, np.stack([span, span], axis=1), seen)
+        free = framed & (faced >= p.guess_face_share) & ~outline.inside(at, outlines)
         guesses = [b for b, ok in zip(bars_guessed, free, strict=True) if ok]
         seeds = _guessed(guesses, view, width, [*readable, *found])
         if not seeds:
@@ -243,6 +245,22 @@ def _with_pips(guesses: list[Bar], view: _View) -> list[Bar]:
     other = np.where(ahead, -1.0, 1.0)[:, None] * n * (width / 2)[:, None]  # to the inkless side
     lit = (ahead ^ behind) & _on_face(c + other, view.seen, lit=True)
     return [g for g, k in zip(guesses, (ahead & behind) | lit, strict=True) if k]
+
+
+def _face_share(c: F64, u: F64, w: F64, ends: F64, seen: ink.Ink) -> F64:
+    """For tiles ``(N, ...)`` centred at ``c``, unit ``u`` across (their axis square to it),
+    ``w`` wide, their ``ends`` from the centre (along the axis, then against it): the share of
+    12 points inside each (at 0 and 0.3 widths to either side of the axis, a quarter and three
+    quarters of the way to either end) where :func:`_on_face`."""
+    n = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    across = np.array([-0.3, 0.0, 0.3]) * w[:, None]  # (N, 3)
+    along = np.array([0.75, 0.25, -0.25, -0.75]) * ends[:, [0, 0, 1, 1]]  # (N, 4)
+    pts = (
+        c[:, None, None]
+        + across[..., None, None] * u[:, None, None]
+        + along[:, None, :, None] * n[:, None, None]
+    )
+    return np.asarray(_on_face(pts.reshape(-1, 2), seen).reshape(len(c), 12).mean(axis=1))
 
 
 def _on_face(points: F64, seen: ink.Ink, *, lit: bool = False) -> npt.NDArray[np.bool_]:
