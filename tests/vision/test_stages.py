@@ -288,6 +288,17 @@ def _faces(lit_from: int, lit_to: int) -> ink.Ink:
     return _seen(face, lit, table, 4.0)
 
 
+def test_a_tile_read_lies_on_the_faces_of_a_darker_table() -> None:
+    # a lit face 80 x 40 (x 100-179, y 30-69) on a dark table: a tile outlined on it stays; one
+    # outlined half a tile along, mostly on the table, does not; on a lighter table, both
+    face = np.full((100, 300), 40, np.uint8)
+    face[30:70, 100:180] = 200
+    on = outline.Proposal((140.0, 50.0), (0.0, 1.0), (1.0, 0.0), 40.0, (40.0, 40.0))
+    off = replace(on, center=(190.0, 50.0))
+    assert pipeline._on_faces([on, off], _seen(face, 120.0, 40.0, 6.0), P) == [on]
+    assert pipeline._on_faces([on, off], _seen(face, 120.0, 220.0, 6.0), P) == [on, off]
+
+
 def test_the_bars_of_tiles_side_by_side_are_found_apart() -> None:
     # two tiles side by side on a band of faces (y 20-80): their bars (x 20-49 and 53-83 at
     # y 50, pips 6 px) are collinear with a gap at the seam narrow enough to merge the two

@@ -105,8 +105,10 @@ class StagedParams:
     #: along the line each guess is also tried at (shares of the width).
     line_rounds: int = 2
     line_shifts: tuple[float, ...] = (-0.2, 0.0, 0.2)
-    #: ... each guess lying on faces (a table darker than them) at this share of its inside.
+    #: ... each guess lying on faces (where a level tells them) at this share of its inside.
     guess_face_share: float = 0.75
+    #: A tile read lies on the faces of a darker table at this share of its inside at least.
+    tile_face_share: float = 0.6
     #: Accepted tile widths (in ``d``) and half lengths (shares of the width).
     width_d: tuple[float, float] = (3.0, 9.0)
     half_length: tuple[float, float] = (0.7, 1.4)

@@ -154,7 +154,7 @@ def _follow_lines(kept: list[Read], readable: list[Read], view: _View) -> list[R
     ``line_rounds`` rounds, each seeded by the last: between two blurred halves full of pips a
     bar may not show. Tiles not kept seed too (where one bar of a line does not show, its
     seams read as a line shifted by a half). No guess lies inside a tile kept, past the
-    frame's edge, or under ``guess_face_share`` on the faces of a darker table."""
+    frame's edge, or under ``guess_face_share`` on faces (where a level tells them)."""
     seen, p = view.seen, view.p
     found: list[Read] = []
     width = _scene_width(kept)
@@ -247,6 +247,17 @@ def _with_pips(guesses: list[Bar], view: _View) -> list[Bar]:
     return [g for g, k in zip(guesses, (ahead & behind) | lit, strict=True) if k]
 
 
+def _on_faces(props: list[Proposal], seen: ink.Ink, p: StagedParams) -> list[Proposal]:
+    """``props`` less those under ``tile_face_share`` on the faces of a darker table (on a
+    lighter one, the faces' level is told from the pips and may not cover a tile whole)."""
+    if not props or seen.faces is None or seen.table >= seen.lit:
+        return props
+    c, u = np.array([q.center for q in props]), np.array([q.across for q in props])
+    w, ends = np.array([q.width for q in props]), np.array([q.ends for q in props])
+    share = _face_share(c, u, w, ends, seen)
+    return [q for q, ok in zip(props, share >= p.tile_face_share, strict=True) if ok]
+
+
 def _face_share(c: F64, u: F64, w: F64, ends: F64, seen: ink.Ink) -> F64:
     """For tiles ``(N, ...)`` centred at ``c``, unit ``u`` across (their axis square to it),
     ``w`` wide, their ``ends`` from the centre (along the axis, then against it): the share of
@@ -275,7 +286,7 @@ def _readable(proposals: list[Proposal], view: _View, *, known: Sequence[Read] =
     """The ``proposals`` with a half read on the grid, settled (:func:`settle`), :func:`_believable`
     and :func:`_bounded`; ``known`` tiles count for :func:`~.arbitrate.inline_double` too."""
     seen, p, max_pips = view.seen, view.p, view.max_pips
-    plausible = [prop for prop in proposals if _plausible(prop, seen.pip_px, p)]
+    plausible = _on_faces([q for q in proposals if _plausible(q, seen.pip_px, p)], seen, p)
     pairs = halves.read_all(plausible, seen, p, max_pips)
     reads = [Read(prop, pair) for prop, pair in zip(plausible, pairs, strict=True)]
     reads = [r for r in reads if any(h.pips is not None for h in r.halves)]
