@@ -322,10 +322,11 @@ def test_a_bar_beside_pips_the_face_image_kept_lies_inside_a_face() -> None:
     face = seen.face.copy()
     face[42:48, 152:170] = face[53:59, 152:170] = 170
     bar = bars.Bar((150.0, 50.0), (0.0, 1.0), 20.0)
-    assert bars._face_both_sides(bar, replace(seen, face=face), P)
+    assert bars._face_both_sides([bar], replace(seen, face=face), P).tolist() == [True]
     # a tile's side has the table on one side
-    assert not bars._face_both_sides(bar, _faces(150, 300), P)
-    assert not bars._face_both_sides(bar, _faces(0, 151), P)
+    assert bars._face_both_sides([bar, bar], _faces(150, 300), P).tolist() == [False, False]
+    assert bars._face_both_sides([bar], _faces(0, 151), P).tolist() == [False]
+    assert bars._face_both_sides([], _faces(0, 151), P).tolist() == []
 
 
 def test_the_histogram_percentile_is_numpys() -> None:

@@ -35,13 +35,14 @@ def find(ink: Ink, p: StagedParams) -> list[Bar]:
     lengths = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
     segs = segs[np.argsort(-lengths)[: p.max_segments]]
     used = np.zeros(len(segs), dtype=bool)
-    bars: list[Bar] = []
+    merged: list[Bar] = []
     for i in range(len(segs)):
-        if used[i]:
-            continue
-        used[i] = True
-        bar = _merged(segs, used, i, p.bar_merge_d * d, 0.5 * d)
-        whole = bar.length <= p.bar_max_d * d and _face_both_sides(bar, ink, p)
+        if not used[i]:
+            used[i] = True
+            merged.append(_merged(segs, used, i, p.bar_merge_d * d, 0.5 * d))
+    bars: list[Bar] = []
+    for bar, alike in zip(merged, _face_both_sides(merged, ink, p).tolist(), strict=True):
+        whole = bar.length <= p.bar_max_d * d and alike
         if whole:
             bars.append(bar)
         if bar.length > p.bar_split_d * d:
@@ -78,12 +79,18 @@ def _beside(image: U8, bar: Bar, ts: F64, k: float, d: float) -> U8:
     return sample(image, c + ts[:, None] * u + k * n)
 
 
-def _face_both_sides(bar: Bar, ink: Ink, p: StagedParams) -> bool:
-    """Whether the face is alike a pip's width to either side of ``bar`` (not a tile's edge), each
-    side the brightest of 7 samples (a blurred half's pips may reach the bar in ``face``)."""
-    ts = np.linspace(-0.35, 0.35, 7) * bar.length
-    a, b = (float(_beside(ink.face, bar, ts, k, ink.pip_px).max()) for k in (-1.0, 1.0))
-    return abs(a - b) <= max(p.face_step_floor, p.face_step_share * max(a, b))
+def _face_both_sides(bars: list[Bar], ink: Ink, p: StagedParams) -> npt.NDArray[np.bool_]:
+    """For each of ``bars``, whether the face is alike a pip's width to either side of it (not a
+    tile's edge), each side the brightest of 7 samples (a blurred half's pips may reach the bar
+    in ``face``)."""
+    c = np.array([b.center for b in bars], dtype=np.float64).reshape(-1, 1, 2)
+    u = np.array([b.direction for b in bars], dtype=np.float64).reshape(-1, 1, 2)
+    ts = np.linspace(-0.35, 0.35, 7) * np.array([b.length for b in bars])[:, None]  # (B, 7)
+    n = np.concatenate([-u[..., 1:], u[..., :1]], axis=2) * ink.pip_px
+    a, b = (sample(ink.face, c + ts[..., None] * u + k * n).max(axis=1, initial=0) for k in (-1, 1))
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    alike = np.abs(a - b) <= np.maximum(p.face_step_floor, p.face_step_share * np.maximum(a, b))
+    return np.asarray(alike, dtype=bool)
 
 
 def _runs_inside_faces(bar: Bar, ink: Ink, p: StagedParams) -> list[Bar]:
