@@ -283,8 +283,9 @@ def _on_face(points: F64, seen: ink.Ink, *, lit: bool = False) -> npt.NDArray[np
 
 
 def _readable(proposals: list[Proposal], view: _View, *, known: Sequence[Read] = ()) -> list[Read]:
-    """The ``proposals`` with a half read on the grid, settled (:func:`settle`), :func:`_believable`
-    and :func:`_bounded`; ``known`` tiles count for :func:`~.arbitrate.inline_double` too."""
+    """The ``proposals`` (:func:`_plausible`, :func:`_on_faces`) with a half read on the grid,
+    settled (:func:`settle`), :func:`_believable` and :func:`_bounded`; ``known`` tiles count for
+    :func:`~.arbitrate.inline_double` too."""
     seen, p, max_pips = view.seen, view.p, view.max_pips
     plausible = _on_faces([q for q in proposals if _plausible(q, seen.pip_px, p)], seen, p)
     pairs = halves.read_all(plausible, seen, p, max_pips)
