@@ -50,18 +50,15 @@ def keep(reads: list[Read], p: StagedParams, *, contest: bool = True) -> list[Re
     ``contested`` if its clash group without it explains nearly as much. Solved exactly per
     clash group (a line read across its seams is one), within ``arbitration_budget`` steps."""
     polys = [r.proposal.corners().astype(np.float32) for r in reads]
-    boxes = [cv2.boundingRect(q) for q in polys]
+    x, y, w, h = np.array([cv2.boundingRect(q) for q in polys]).reshape(-1, 4).T
+    # pairs whose bounding boxes meet, each once (i < j)
+    meet = (x[None, :] <= x[:, None] + w[:, None]) & (x[:, None] <= x[None, :] + w[None, :])
+    meet &= (y[None, :] <= y[:, None] + h[:, None]) & (y[:, None] <= y[None, :] + h[None, :])
     near: list[set[int]] = [set() for _ in reads]
-    for i in range(len(reads)):
-        limit = p.clash_share * reads[i].proposal.width ** 2
-        xi, yi, wi, hi = boxes[i]
-        for j in range(i + 1, len(reads)):
-            xj, yj, wj, hj = boxes[j]
-            if xj > xi + wi or xi > xj + wj or yj > yi + hi or yi > yj + hj:
-                continue
-            if overlap_area(polys[i], polys[j]) > limit:
-                near[i].add(j)
-                near[j].add(i)
+    for i, j in zip(*np.nonzero(np.triu(meet, 1)), strict=True):
+        if overlap_area(polys[i], polys[j]) > p.clash_share * reads[i].proposal.width ** 2:
+            near[i].add(int(j))
+            near[j].add(int(i))
     weight = [
         (1.0 + p.tile_conf_weight * r.confidence + p.tile_pip_weight * r.pips)
         * (p.doubt_weight + (1.0 - p.doubt_weight) * r.agree)
