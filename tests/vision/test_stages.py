@@ -744,12 +744,10 @@ def test_a_line_is_read_whole_where_bars_do_not_show(bars: list[bool]) -> None:
     assert [t.pips for t in sorted(got, key=lambda t: t.center[0])] == tiles
 
 
-def test_a_line_is_followed_only_to_tiles_inside_the_frame(monkeypatch: pytest.MonkeyPatch) -> None:
-    # two tiles on white paper, the photo's edge 45 px past the line's end: a tile guessed end
-    # to end there would reach past the edge and a half of it could not be read
-    tiles = [(1, 3), (5, 4)]
-    image = np.ascontiguousarray(_drawn_line(tiles, [True, True], table=215)[:, :245])
-    guessed: list[tuple[bars.Bar, tuple[int, ...]]] = []  # working pixels, and that frame
+def _recorded_guesses(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bars.Bar, tuple[int, ...]]]:
+    """Every bar the pipeline reads a tile round as a guess (working pixels), with the shape of
+    the working image, as ``identify`` goes on."""
+    guessed: list[tuple[bars.Bar, tuple[int, ...]]] = []
     read_guesses = pipeline._guessed
 
     def recording(
@@ -759,6 +757,15 @@ def test_a_line_is_followed_only_to_tiles_inside_the_frame(monkeypatch: pytest.M
         return read_guesses(found, view, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "_guessed", recording)
+    return guessed
+
+
+def test_a_line_is_followed_only_to_tiles_inside_the_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    # two tiles on white paper, the photo's edge 45 px past the line's end: a tile guessed end
+    # to end there would reach past the edge and a half of it could not be read
+    tiles = [(1, 3), (5, 4)]
+    image = np.ascontiguousarray(_drawn_line(tiles, [True, True], table=215)[:, :245])
+    guessed = _recorded_guesses(monkeypatch)
     assert [t.pips for t in sorted(identify(image).tiles, key=lambda t: t.center[0])] == tiles
     assert guessed  # a double crosswise beyond each end fits in the frame
     for bar, (h, w) in guessed:
@@ -778,20 +785,13 @@ def test_a_line_is_followed_only_to_tiles_lying_on_faces(monkeypatch: pytest.Mon
     image = np.hstack([table, _drawn_line(tiles, [True, True]), table])
     cv2.rectangle(image, (80, 80), (158, 119), (215, 215, 215), -1)
     cv2.rectangle(image, (325, 96), (image.shape[1] - 1, 104), (215, 215, 215), -1)
-    guessed: list[float] = []  # centres' x as shares of the frame's width
-    read_guesses = pipeline._guessed
-
-    def recording(
-        found: list[bars.Bar], view: pipeline._View, *args: object
-    ) -> list[arbitrate.Read]:
-        guessed.extend(b.center[0] / view.grey.shape[1] for b in found)
-        return read_guesses(found, view, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pipeline, "_guessed", recording)
+    guessed = _recorded_guesses(monkeypatch)
     got = identify(image).tiles
     assert [t.pips for t in sorted(got, key=lambda t: t.center[0])] == tiles
-    assert any(x * image.shape[1] < 160 for x in guessed)  # onto the face
-    assert all(x * image.shape[1] < 325 for x in guessed)  # not onto the strip
+    # centres' x in the input's pixels (the bars are in the working image's)
+    xs = [bar.center[0] / w * image.shape[1] for bar, (_, w) in guessed]
+    assert any(x < 160 for x in xs)  # onto the face
+    assert all(x < 325 for x in xs)  # not onto the strip
 
 
 def test_a_chain_of_touching_tiles_is_read_where_no_bar_shows() -> None:

@@ -169,8 +169,7 @@ def _follow_lines(kept: list[Read], readable: list[Read], view: _View) -> list[R
         u = np.array([b.direction for b in bars_guessed], dtype=np.float64).reshape(-1, 2)
         reach = np.abs(u) * width / 2 + np.abs(u[:, ::-1]) * width
         framed = ((at - reach >= 0) & (at + reach < np.array([w, h]))).all(axis=1)
-        span = np.full(len(at), width)
-        faced = _face_share(at, u, span, np.stack([span, span], axis=1), seen)
+        faced = _face_share(at, u, np.full(len(at), width), np.full((len(at), 2), width), seen)
         free = framed & (faced >= p.guess_face_share) & ~outline.inside(at, outlines)
         guesses = [b for b, ok in zip(bars_guessed, free, strict=True) if ok]
         seeds = _guessed(guesses, view, width, [*readable, *found])
