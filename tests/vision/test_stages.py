@@ -77,12 +77,40 @@ def test_a_reduced_working_image_takes_the_blobs_of_a_view_as_fine() -> None:
     grey = scale.darkest_channel(image)
     found = scale.measure(grey, P)
     assert found is not None and found.factor < 1.0 and found.blobs is not None
-    working = scale.round_blobs(scale.resized(grey, found.factor))
+    working = scale.round_blobs(scale.resized(grey, found.factor), P)
     given = found.blobs * found.factor
     pips = given[given[:, 2] >= P.pip_size_range[0] * found.pip_px * found.factor]
     assert len(pips) >= 8  # of 9
     gaps = np.hypot(*(pips[:, None, :2] - working[None, :, :2]).transpose(2, 0, 1)).min(axis=1)
     assert gaps.max() < 1.0
+
+
+def _blotched_table(table: int) -> tuple[U8, list[tuple[int, int]]]:
+    """A 640x480 table of ``table`` grey with 60 round blotches darker than it, and a face of
+    200 with six 10 px pips (their centres), two of them 7 px from the face's edge."""
+    rng = np.random.default_rng(3)
+    image = np.full((480, 640), table, np.uint8)
+    for x, y in rng.uniform((20, 20), (620, 460), (60, 2)).astype(int).tolist():
+        if not (250 <= x <= 410 and 170 <= y <= 290):
+            cv2.circle(image, (x, y), 5, max(0, table - 45), -1)
+    cv2.rectangle(image, (270, 190), (390, 270), 200, -1)
+    pips = [(282, 202), (282, 258), (310, 230), (350, 230), (378, 202), (378, 258)]
+    for x, y in pips:
+        cv2.circle(image, (x, y), 5, 30, -1)
+    return np.asarray(cv2.GaussianBlur(image, (0, 0), 1.0), dtype=np.uint8), pips
+
+
+def test_round_blobs_are_looked_for_on_the_faces_of_a_darker_table_only() -> None:
+    image, pips = _blotched_table(70)
+    found = scale.round_blobs(image, P)
+    gaps = np.hypot(*(found[:, None, :2] - np.array(pips)[None]).transpose(2, 0, 1))
+    assert (gaps.min(axis=0) < 1.5).all()  # every pip, the two near the edge too
+    assert (gaps.min(axis=1) < 1.5).all()  # and none of the table's blotches
+    assert found[:, 2] == pytest.approx(10, rel=0.2)
+    # on a table as light as the face, the image is searched whole: its blotches are found
+    light, _ = _blotched_table(200)
+    assert scale.table_cleared(light, P) is light
+    assert len(scale.round_blobs(light, P)) > len(pips) + 30
 
 
 def test_the_bar_of_a_tiny_double_blank_sets_the_scale() -> None:

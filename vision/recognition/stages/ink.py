@@ -62,7 +62,7 @@ def find(grey: U8, pip_px: float, p: StagedParams, blobs: F64 | None = None) -> 
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     face = np.asarray(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel), dtype=np.uint8)
     contrast = np.asarray(cv2.subtract(face, grey), dtype=np.uint8)
-    found = scale.round_blobs(grey) if blobs is None else blobs
+    found = scale.round_blobs(grey, p) if blobs is None else blobs
     lo, hi = p.pip_size_range[0] * pip_px, p.pip_size_range[1] * pip_px
     pips = found[(found[:, 2] >= lo) & (found[:, 2] <= hi)]
     pip_ink = _pip_ink(contrast, pips, p)

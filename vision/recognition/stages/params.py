@@ -19,6 +19,10 @@ class StagedParams:
     #: enlarged, by ``max_enlarge`` at most.
     min_enlarge: float = 1.2
     max_enlarge: float = 1.6
+    #: Round blobs are looked for only round the light regions of a darker table: Otsu's split
+    #: in a view this wide (pixels), holes filled, grown by ``table_margin`` of its width.
+    table_view_px: int = 320
+    table_margin: float = 0.01
     #: Pips seen smaller than this in that view, or a commonest size shared by fewer than
     #: ``min_view_support`` blobs, are measured again in a view twice as wide.
     min_view_pip_px: float = 4.5

@@ -89,7 +89,7 @@ def _round_blobs_seen(grey: U8, p: StagedParams, side: int | None = None) -> tup
         if max(h, w) < p.min_side_px:
             s = p.min_side_px / max(h, w)
         view = grey if s == 1.0 else resized(grey, s) if s < 1.0 else _linear(grey, s)
-        own = np.asarray(round_blobs(view) / s, dtype=np.float64)
+        own = np.asarray(round_blobs(view, p) / s, dtype=np.float64)
         gap = np.hypot(*(coarse[:, None, :2] - own[None, :, :2]).transpose(2, 0, 1))
         blobs = np.concatenate([own, coarse[~(gap < coarse[:, 2:3]).any(axis=1)]])
         if s >= 1.0 or side >= 2 * p.scale_view_px or _trusted(blobs[:, 2] * s, p):
@@ -108,8 +108,9 @@ def _trusted(sizes: F64, p: StagedParams) -> bool:
     return common[0] >= p.min_view_pip_px and int(near.sum()) >= p.min_view_support
 
 
-def round_blobs(grey: U8) -> F64:
-    """``(N, 3)``: ``x, y, diameter`` of the round dark blobs of ``grey`` (pixels)."""
+def round_blobs(grey: U8, p: StagedParams) -> F64:
+    """``(N, 3)``: ``x, y, diameter`` of the round dark blobs of ``grey`` (pixels), on its light
+    regions only where the table is darker (:func:`table_cleared`)."""
     b = cv2.SimpleBlobDetector_Params()  # type: ignore[attr-defined]
     b.minThreshold, b.maxThreshold, b.thresholdStep, b.minRepeatability = 10, 240, 15, 3
     b.filterByColor, b.blobColor = True, 0
@@ -119,8 +120,31 @@ def round_blobs(grey: U8) -> F64:
     b.filterByConvexity, b.minConvexity = True, 0.85
     b.maxArea = 0.01 * grey.size
     detector = cv2.SimpleBlobDetector_create(b)  # type: ignore[attr-defined]
-    found = [(k.pt[0], k.pt[1], k.size) for k in detector.detect(grey)]
+    found = [(k.pt[0], k.pt[1], k.size) for k in detector.detect(table_cleared(grey, p))]
     return np.array(found, dtype=np.float64).reshape(-1, 3)
+
+
+def table_cleared(grey: U8, p: StagedParams) -> U8:
+    """``grey`` with a darker table set black: all but the light regions (Otsu's split of a
+    view ``table_view_px`` wide, holes filled, grown by ``table_margin`` of that width). A pip
+    lies inside a face, so it stays as it was; the table's texture, the blob detector's costliest
+    contours at every threshold, becomes one smooth region (black, not white: at thresholds above
+    a face's level the face still runs into the table, as on the table itself). On a table as
+    light as the faces or lighter, or no wider than that view (few contours to save), ``grey``
+    as it is."""
+    h, w = grey.shape
+    if max(h, w) <= p.table_view_px:
+        return grey
+    view = resized(grey, p.table_view_px / max(h, w))
+    _, light = cv2.threshold(view, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if 2 * cv2.countNonZero(light) >= light.size:
+        return grey  # the light side holds the median: the table is not the darker
+    outlines, _ = cv2.findContours(light, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    kept = cv2.drawContours(np.zeros_like(light), outlines, -1, 255, -1)
+    r = max(1, round(p.table_margin * p.table_view_px))
+    kept = cv2.dilate(kept, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    kept = cv2.resize(kept, (w, h), interpolation=cv2.INTER_NEAREST)
+    return np.asarray(cv2.bitwise_and(grey, kept), dtype=np.uint8)
 
 
 def components(binary: U8) -> tuple[int, npt.NDArray[np.int32], npt.NDArray[np.int32], F64]:
