@@ -38,8 +38,7 @@ def find(ink: Ink, p: StagedParams) -> list[Bar]:
     merged: list[Bar] = []
     for i in range(len(segs)):
         if not used[i]:
-            used[i] = True
-            merged.append(_merged(segs, used, i, p.bar_merge_d * d, 0.5 * d))
+            merged.append(_merged(segs[i:], used[i:], p.bar_merge_d * d, 0.5 * d))
     bars: list[Bar] = []
     for bar, alike in zip(merged, _face_both_sides(merged, ink, p).tolist(), strict=True):
         whole = bar.length <= p.bar_max_d * d and alike
@@ -140,29 +139,42 @@ def _spans(on: npt.NDArray[np.bool_], lo: int = 0, hi: int | None = None) -> lis
 
 
 def _long_blobs(ink: Ink, p: StagedParams) -> F64:
-    """``(N, 4)`` segments ``x1, y1, x2, y2`` along the ink blobs that are bar-shaped."""
+    """``(N, 4)`` segments ``x1, y1, x2, y2`` along the ink blobs that are bar-shaped (their
+    pixels' spread along and across them, from every blob's moments at once)."""
     d = ink.pip_px
     n, labels, stats, _ = components(ink.mask)
-    out: list[list[float]] = []
-    for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        if area < 0.25 * d * d or max(w, h) < p.bar_min_d * d * 0.7:
-            continue
-        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
-        pts = np.column_stack([xs + x, ys + y]).astype(np.float64)
-        mean = pts.mean(axis=0)
-        values, vectors = np.linalg.eigh(np.cov((pts - mean).T))
-        # a uniform segment of length L has variance L**2 / 12 along it
-        length, thick = np.sqrt(12 * max(values[1], 1e-9)), np.sqrt(12 * max(values[0], 1e-9))
-        if p.bar_min_d * d <= length <= p.bar_max_d * d and thick < 0.9 * d and length > 3 * thick:
-            u = vectors[:, 1] * length / 2
-            out.append([mean[0] - u[0], mean[1] - u[1], mean[0] + u[0], mean[1] + u[1]])
-    return np.array(out, dtype=np.float64).reshape(-1, 4)
+    size = np.maximum(stats[:, 2], stats[:, 3])
+    big = (stats[:, 4] >= 0.25 * d * d) & (size >= p.bar_min_d * d * 0.7)
+    big[0] = False
+    if not big.any():
+        return np.zeros((0, 4))
+    ys, xs = np.nonzero(labels)
+    label = labels[ys, xs]
+    count = stats[:, 4].astype(np.float64)
+    mean = (
+        np.stack([np.bincount(label, v, n) for v in (xs, ys)], axis=1)
+        / np.maximum(count, 1)[:, None]
+    )
+    dx, dy = xs - mean[label, 0], ys - mean[label, 1]
+    # a blob's covariance (as np.cov: over n - 1)
+    sxx, syy, sxy = (np.bincount(label, w, n) for w in (dx * dx, dy * dy, dx * dy))
+    k = np.flatnonzero(big)
+    cov = np.stack([sxx[k], sxy[k], sxy[k], syy[k]], axis=1).reshape(-1, 2, 2)
+    values, vectors = np.linalg.eigh(cov / np.maximum(count[k] - 1, 1)[:, None, None])
+    # a uniform segment of length L has variance L**2 / 12 along it
+    length = np.sqrt(12 * np.maximum(values[:, 1], 1e-9))
+    thick = np.sqrt(12 * np.maximum(values[:, 0], 1e-9))
+    ok = (p.bar_min_d * d <= length) & (length <= p.bar_max_d * d) & (thick < 0.9 * d)
+    ok &= length > 3 * thick
+    u = vectors[ok, :, 1] * (length[ok] / 2)[:, None]
+    c = mean[k[ok]]
+    return np.concatenate([c - u, c + u], axis=1).reshape(-1, 4)
 
 
-def _merged(segs: F64, used: npt.NDArray[np.bool_], i: int, across: float, gap: float) -> Bar:
-    """Segment ``i`` grown by every unused segment collinear with it (marked used)."""
-    p1, p2 = segs[i, :2], segs[i, 2:]
+def _merged(segs: F64, used: npt.NDArray[np.bool_], across: float, gap: float) -> Bar:
+    """The first of ``segs`` grown by every other unused one collinear with it (all marked
+    used): parallel, within ``across`` of its line, reaching the bar grown so far by ``gap``."""
+    p1, p2 = segs[0, :2], segs[0, 2:]
     lo, hi = 0.0, float(np.linalg.norm(p2 - p1))
     u = (p2 - p1) / max(1e-9, hi)
     n = np.array([-u[1], u[0]])
@@ -172,6 +184,7 @@ def _merged(segs: F64, used: npt.NDArray[np.bool_], i: int, across: float, gap: 
     a, b = q1 @ u, q2 @ u
     lo_j, hi_j = np.minimum(a, b), np.maximum(a, b)
     parallel = np.abs(v @ u) / v_len >= 0.97
+    used[0] = True
     near = ~used & parallel & (np.maximum(np.abs(q1 @ n), np.abs(q2 @ n)) <= across)
     # a piece may reach another only once the bar has grown to it
     while (joined := near & (lo_j <= hi + gap) & (hi_j >= lo - gap)).any():
