@@ -101,12 +101,11 @@ def _read_cores(core: F32, p: StagedParams, t: float, max_pips: int) -> tuple[Id
         part = todo[at : at + _CHUNK]
         vals = core[part[:, None, None], ys[None], xs[None]]  # (N, placements, 9)
         # the weakest pip and the strongest free position of each layout (N, placements, layouts)
-        lows = np.full((*vals.shape[:2], len(on)), np.inf, dtype=np.float32)
+        lows = np.stack([vals[..., bits].min(axis=2) for bits in on], axis=2)
         highs = np.zeros_like(lows)
-        for k in range(9):
-            v = vals[:, :, k, None]
-            np.minimum(lows, np.where(on[:, k], v, np.inf), out=lows)
-            np.maximum(highs, np.where(on[:, k], 0.0, v), out=highs)
+        for i, bits in enumerate(on):
+            if not bits.all():
+                np.maximum(highs[..., i], vals[..., ~bits].max(axis=2), out=highs[..., i])
         best = (lows - highs).reshape(len(part), -1).argmax(axis=1)
         lo = lows.reshape(len(part), -1)[np.arange(len(part)), best].astype(np.float64)
         hi = highs.reshape(len(part), -1)[np.arange(len(part)), best].astype(np.float64)
