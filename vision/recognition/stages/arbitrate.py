@@ -244,10 +244,16 @@ def unexplained_pips(kept: list[Read], pips: F64, ink: Ink, p: StagedParams) -> 
     h, w = ink.contrast.shape
     t = np.linspace(0, 2 * np.pi, 8, endpoint=False)
     ring = np.stack([np.cos(t), np.sin(t)], axis=1) * ink.pip_px
+    # a pip outside a tile's bounding box grown by its margin is beyond that margin of it
+    corners = np.array([q for q, _ in outlines], dtype=np.float64).reshape(-1, 4, 2)
+    margin = np.array([m for _, m in outlines])[:, None]
+    lo, hi = corners.min(axis=1) - margin, corners.max(axis=1) + margin
+    boxed = ((pips[:, None] >= lo) & (pips[:, None] <= hi)).all(axis=2)  # (pips, tiles)
     on_faces: Loose = []
     by_ink: Loose = []
-    for x, y in pips.tolist():
-        if not all(cv2.pointPolygonTest(q, (x, y), True) < -m for q, m in outlines):
+    for (x, y), near in zip(pips.tolist(), boxed, strict=True):
+        tested = (outlines[k] for k in np.flatnonzero(near).tolist())
+        if not all(cv2.pointPolygonTest(q, (x, y), True) < -m for q, m in tested):
             continue
         at = np.rint(np.array([x, y]) + ring).astype(np.intp)
         xs, ys = np.clip(at[:, 0], 0, w - 1), np.clip(at[:, 1], 0, h - 1)
