@@ -200,10 +200,16 @@ def _distinct(props: list[Proposal], tol: float, held: Sequence[Proposal] = ()) 
     reach = tol * (1 + 1e-9) + 1e-9
     lo = np.searchsorted(xs, keys[:, 0] - reach, side="left")
     hi = np.searchsorted(xs, keys[:, 0] + reach, side="right")
-    for i in range(len(held), len(keys)):
-        near = order[lo[i] : hi[i]]
-        near = near[(near < i) & kept[near]]
-        kept[i] = not (np.abs(keys[near] - keys[i]) < tol).all(axis=1).any()
+    # every pair (i, j), j before i, that near: few, so only their i are settled in turn
+    count = hi - lo
+    i = np.repeat(np.arange(len(keys)), count)
+    j = order[np.arange(count.sum()) - np.repeat(np.cumsum(count) - count - lo, count)]
+    alike = (j < i) & (i >= len(held)) & (np.abs(keys[j] - keys[i]) < tol).all(axis=1)
+    kept[len(held) :] = True
+    i, j = i[alike], j[alike]
+    ks, first = np.unique(i, return_index=True)  # i is sorted
+    for k, js in zip(ks.tolist(), np.split(j, first)[1:], strict=True):
+        kept[k] = not kept[js].any()
     return [q for q, k in zip(props, kept[len(held) :].tolist(), strict=True) if k]
 
 
