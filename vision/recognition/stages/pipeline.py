@@ -117,7 +117,7 @@ def _read_at(
 ) -> tuple[TileReading, ...]:
     """Stages 2-6 at scale ``found``; tiles in the input's pixels."""
     f = found.factor
-    work = grey if f == 1.0 else scale.resized(grey, f)
+    work = found.view if found.view is not None else grey if f == 1.0 else scale.resized(grey, f)
     seen = ink.find(work, found.pip_px * f, p, None if found.blobs is None else found.blobs * f)
     found_bars = bars.find(seen, p)
     proposals = outline.propose(found_bars, seen, p)

@@ -18,11 +18,12 @@ from vision.recognition.stages.params import StagedParams
 class Scale:
     """``pip_px``: pip diameter (input px); ``factor``: working px per input px; ``blobs``: the
     :func:`round_blobs` measured (input px) in a view at least as fine as the working image
-    where neither is enlarged, else None."""
+    where neither is enlarged, else None; ``view``: the working image where that view is it."""
 
     pip_px: float
     factor: float
     blobs: F64 | None = field(default=None, compare=False, repr=False)
+    view: U8 | None = field(default=None, compare=False, repr=False)
 
 
 def darkest_channel(image: U8) -> U8:
@@ -44,7 +45,7 @@ def candidates(grey: U8, p: StagedParams, *, closer: bool = False) -> list[Scale
     """Scales to read ``grey`` at, likeliest first: the common blob sizes, else the largest
     blobs' (lone pips) and the bars'. ``closer``: look twice as wide, offer twice as many common
     sizes and lone faces' too (a table's blotches can outnumber a tile or two's pips)."""
-    blobs, own, seen_at = _round_blobs_seen(grey, p, 2 * p.scale_view_px if closer else None)
+    blobs, own, seen_at, view = _round_blobs_seen(grey, p, 2 * p.scale_view_px if closer else None)
     sizes = blobs[:, 2][blobs[:, 2] >= p.min_pip_px]
     common = _common_sizes(sizes, p, 2 * p.common_sizes if closer else p.common_sizes)
     if closer:
@@ -53,16 +54,21 @@ def candidates(grey: U8, p: StagedParams, *, closer: bool = False) -> list[Scale
     if not common:
         common = sorted({round(float(v), 1) for v in sizes}, reverse=True)[: p.lone_pip_guesses]
         common += _bar_sizes(grey, p)
-    return [_scale(grey, c, p, own, seen_at) for c in common]
+    return [_scale(grey, c, p, (own, seen_at, view)) for c in common]
 
 
-def _scale(grey: U8, pip: float, p: StagedParams, own: F64, seen_at: float) -> Scale:
+def _scale(grey: U8, pip: float, p: StagedParams, seen: tuple[F64, float, U8]) -> Scale:
+    """The working scale for pips ``pip`` wide; ``seen``: the blobs, scale and image of the
+    finest view measured, which is the working image where its scale is within ``view_snap``."""
+    own, seen_at, view = seen
     h, w = grey.shape
     enlarge = max(1.0, p.min_side_px / max(h, w))
     factor = p.work_pip_px / pip
     if factor > 0.85 * enlarge:  # pips not much larger than wanted: not reduced
         small = enlarge > 1.0 or factor < p.min_enlarge
         factor = enlarge if small else min(factor, p.max_enlarge)
+    elif seen_at < 1.0 and abs(factor / seen_at - 1.0) <= p.view_snap:
+        return Scale(pip, seen_at, own, view)
     return Scale(pip, factor, own if factor <= seen_at <= 1.0 else None)
 
 
@@ -77,10 +83,13 @@ def _linear(grey: U8, factor: float) -> U8:
     return np.asarray(cv2.resize(grey, None, fx=factor, fy=factor), dtype=np.uint8)
 
 
-def _round_blobs_seen(grey: U8, p: StagedParams, side: int | None = None) -> tuple[F64, F64, float]:
+def _round_blobs_seen(
+    grey: U8, p: StagedParams, side: int | None = None
+) -> tuple[F64, F64, float, U8]:
     """:func:`round_blobs` (input px) of a view ``side`` (default ``scale_view_px``) wide, or twice
     that unless :func:`_trusted`, plus those of the reduced view measurable there that it misses
-    (noise can roughen a blurred pip); those the last view saw itself; and that view's scale."""
+    (noise can roughen a blurred pip); those the last view saw itself; that view's scale; and
+    that view."""
     h, w = grey.shape
     side = side or p.scale_view_px
     coarse = np.zeros((0, 3))  # what the reduced view measured
@@ -96,7 +105,7 @@ def _round_blobs_seen(grey: U8, p: StagedParams, side: int | None = None) -> tup
             break
         coarse = blobs[blobs[:, 2] * s >= p.min_view_pip_px]
         side *= 2
-    return blobs, own, s
+    return blobs, own, s, view
 
 
 def _trusted(sizes: F64, p: StagedParams) -> bool:
