@@ -103,7 +103,8 @@ def test_a_working_scale_near_the_finest_views_is_that_view() -> None:
 
 def _blotched_table(table: int) -> tuple[U8, list[tuple[int, int]]]:
     """A 640x480 table of ``table`` grey with 60 round blotches darker than it, and a face of
-    200 with six 10 px pips (their centres), two of them 7 px from the face's edge."""
+    200 with six 10 px pips (their centres), the rims of the four at its corners 7 px from its
+    edges."""
     rng = np.random.default_rng(3)
     image = np.full((480, 640), table, np.uint8)
     for x, y in rng.uniform((20, 20), (620, 460), (60, 2)).astype(int).tolist():
@@ -120,7 +121,7 @@ def test_round_blobs_are_looked_for_on_the_faces_of_a_darker_table_only() -> Non
     image, pips = _blotched_table(70)
     found = scale.round_blobs(image, P)
     gaps = np.hypot(*(found[:, None, :2] - np.array(pips)[None]).transpose(2, 0, 1))
-    assert (gaps.min(axis=0) < 1.5).all()  # every pip, the two near the edge too
+    assert (gaps.min(axis=0) < 1.5).all()  # every pip, those near the face's edges too
     assert (gaps.min(axis=1) < 1.5).all()  # and none of the table's blotches
     assert found[:, 2] == pytest.approx(10, rel=0.2)
     # on a table as light as the face, the image is searched whole: its blotches are found
