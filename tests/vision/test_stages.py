@@ -29,6 +29,7 @@ from vision.recognition.stages import (
     scale,
 )
 from vision.recognition.stages.arrays import U8
+from vision.types import HalfReading, TileReading
 
 P = StagedParams()
 
@@ -578,6 +579,83 @@ def test_a_lone_blurred_tile_among_round_blotches_is_read_from_closer(seed: int)
     closer = [c.pip_px for c in scale.candidates(grey, P, closer=True)]
     assert any(abs(d - scene.pip_diameter_px) < 0.25 * scene.pip_diameter_px for d in closer)
     assert [sorted(t.pips) for t in identify(image).tiles] == [[6, 6]]
+
+
+def test_the_closer_scales_offer_each_common_size_less_the_detectors_bias() -> None:
+    # twenty pips 6 px wide on a light face, slightly blurred: the blob detector's contour runs
+    # round the light pixels just outside each, so it measures them some 7 px wide; the closer
+    # look offers the size less that bias too
+    rng = np.random.default_rng(3)
+    image = np.full((720, 1280), 215, np.uint8)
+    big = np.full((720 * 8, 1280 * 8), 0, np.uint8)
+    for k in range(20):
+        x, y = 300 + 40 * (k % 10) + rng.uniform(0, 1), 300 + 60 * (k // 10) + rng.uniform(0, 1)
+        cv2.circle(big, (round(x * 8), round(y * 8)), 24, 255, -1)
+    disc = cv2.resize(big, (1280, 720), interpolation=cv2.INTER_AREA).astype(np.float64) / 255
+    image = np.asarray(image - disc * (215 - 35), dtype=np.uint8)
+    image = np.asarray(cv2.GaussianBlur(image, (0, 0), 0.7), dtype=np.uint8)  # the lens
+    first = scale.candidates(image, P)
+    assert first and first[0].pip_px > 1.15 * 6
+    closer = [c.pip_px for c in scale.candidates(image, P, closer=True)]
+    assert any(abs(d - 6) < 0.1 * 6 for d in closer)
+
+
+def _reading(n: int) -> tuple[TileReading, ...]:
+    """``n`` 1-1 tiles in a row."""
+    half = HalfReading((10.0, 10.0), 1, 1.0)
+    return tuple(
+        TileReading(((x, 0), (x + 20, 0), (x + 20, 40), (x, 40)), (half, half), 1.0)
+        for x in range(0, 30 * n, 30)
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "closer", "read_closer", "kept"),
+    [
+        ((2, 0.1), (3, 0.05), False, 2),  # the first reading explains the pips: no closer look
+        ((2, 0.6), (3, 0.2), True, 3),  # a closer reading with more tiles that explains more
+        ((2, 0.6), (3, 0.7), True, 2),  # more tiles, but more pips left out: a scale too small
+        ((2, 0.6), (2, 0.1), True, 2),  # no more tiles
+        ((0, 0.0), (1, 0.9), True, 1),  # nothing read at first: any tile read closer
+    ],
+)
+def test_a_reading_that_leaves_many_pips_unexplained_is_replaced_only_by_a_better_closer_one(
+    monkeypatch: pytest.MonkeyPatch,
+    first: tuple[int, float],
+    closer: tuple[int, float],
+    read_closer: bool,
+    kept: int,
+) -> None:
+    far, near = scale.Scale(8.0, 1.0), scale.Scale(6.0, 1.0)
+    monkeypatch.setattr(scale, "candidates", lambda _g, _p, closer=False: [near if closer else far])
+    read: list[float] = []
+
+    def read_at(grey: U8, found: scale.Scale, p: StagedParams, max_pips: int) -> object:
+        read.append(found.pip_px)
+        n, share = first if found is far else closer
+        return _reading(n), share
+
+    monkeypatch.setattr(pipeline, "_read_at", read_at)
+    tiles = identify(np.full((720, 1280), 200, np.uint8)).tiles
+    assert read == ([8.0, 6.0] if read_closer else [8.0])
+    assert len(tiles) == kept
+
+
+def test_a_reading_tells_the_share_of_the_pips_seen_outside_its_tiles() -> None:
+    # one 4-5 tile read whole (nine pips), and nine more dots of a pip's size on a light card
+    image = _single(4, 5, 60)
+    grey = scale.darkest_channel(image)
+    found = scale.measure(grey, P)
+    assert found is not None
+    tiles, share = pipeline._read_at(grey, found, P, 6)
+    assert [sorted(t.pips) for t in tiles] == [[4, 5]] and share == 0.0
+    d = round(found.pip_px / 2)
+    far = image.copy()
+    cv2.rectangle(far, (5, 168), (95, 236), (215, 215, 215), -1)
+    for k in range(9):
+        cv2.circle(far, (22 + 28 * (k % 3), 182 + 21 * (k // 3)), d, (30, 30, 30), -1)
+    tiles, share = pipeline._read_at(scale.darkest_channel(far), found, P, 6)
+    assert [sorted(t.pips) for t in tiles] == [[4, 5]] and share == pytest.approx(0.5, abs=0.1)
 
 
 def _pips_on_a_face(rough_rim: bool) -> np.ndarray:

@@ -40,6 +40,12 @@ class StagedParams:
     min_pips_for_scale: int = 2
     #: Most common blob sizes read as the pip size.
     common_sizes: int = 2
+    #: How far the blob detector's size of a dark disc runs over its diameter (pixels of the
+    #: view it is found in: its contour runs round the light pixels just outside the disc).
+    blob_bias: float = 1.0
+    #: A reading that leaves over this share of the pips seen outside every tile is read again
+    #: at the scales seen closer, ``blob_bias`` taken off the blobs' sizes among them.
+    unexplained_share: float = 0.35
     #: With fewer pips than that, the sizes of this many of the largest round blobs are tried.
     lone_pip_guesses: int = 2
     #: A bar is this many pips long where it sets the scale; the longest segments give

@@ -41,9 +41,11 @@ def identify(
     :class:`~vision.errors.InvalidImageError` for a bad image, region or window (under 8x8).
 
     Each scale :func:`~.scale.candidates` offers is read (stages 2-6) and the reading with the
-    most tiles kept; where none reads a tile, the scales seen closer are read too. A tile is
-    sure only where the learned half reader agrees with both halves and no loose pip lies
-    beside it (:func:`_doubted`)."""
+    most tiles kept; where none reads a tile, or the one kept leaves over ``unexplained_share``
+    of the pips seen outside every tile, the scales seen closer are read too, and one of them
+    replaces it only with more tiles and fewer of the pips left unexplained. A tile is sure
+    only where the learned half reader agrees with both halves and no loose pip lies beside it
+    (:func:`_doubted`)."""
     p = params or _DEFAULT
     _check_image(image)
     poly = None if region is None else _polygon(region)
@@ -54,14 +56,16 @@ def identify(
         raise InvalidImageError(f"window {window} leaves less than 8x8 pixels of {image.shape}")
     grey = scale.darkest_channel(np.asarray(image[y0:y1, x0:x1], dtype=np.uint8))
     tiles: tuple[TileReading, ...] = ()
+    left = 1.0  # the share of the pips seen outside every tile of ``tiles``
     tried: list[scale.Scale] = []
     for closer in (False, True):
         for found in scale.candidates(grey, p, closer=closer):
             if found not in tried:
                 tried.append(found)
-                read = _read_at(grey, found, p, max_pips)
-                tiles = read if len(read) > len(tiles) else tiles
-        if tiles or max(grey.shape) <= p.scale_view_px:
+                read, unexplained = _read_at(grey, found, p, max_pips)
+                if len(read) > len(tiles) and not (closer and tiles and unexplained >= left):
+                    tiles, left = read, unexplained
+        if (tiles and left <= p.unexplained_share) or max(grey.shape) <= p.scale_view_px:
             break
     if x0 or y0:
         tiles = tuple(t.shifted(x0, y0) for t in tiles)
@@ -114,8 +118,9 @@ class _View:
 
 def _read_at(
     grey: U8, found: scale.Scale, p: StagedParams, max_pips: int
-) -> tuple[TileReading, ...]:
-    """Stages 2-6 at scale ``found``; tiles in the input's pixels."""
+) -> tuple[tuple[TileReading, ...], float]:
+    """Stages 2-6 at scale ``found``: the tiles in the input's pixels, and the share of the
+    pips seen that lie outside all of them (0 where none is seen)."""
     f = found.factor
     work = found.view if found.view is not None else grey if f == 1.0 else scale.resized(grey, f)
     seen = ink.find(work, found.pip_px * f, p, None if found.blobs is None else found.blobs * f)
@@ -146,7 +151,9 @@ def _read_at(
         _doubted(r, beside_doubles if _double(r) else loose, p) or _open_ended(r, view)
         for r in kept
     ]
-    return tuple(_tile(r, f, doubted=d) for r, d in zip(kept, doubted, strict=True))
+    held = outline.inside(view.pips, [r.proposal.corners() for r in kept])
+    unexplained = float(1.0 - held.mean()) if len(held) else 0.0
+    return tuple(_tile(r, f, doubted=d) for r, d in zip(kept, doubted, strict=True)), unexplained
 
 
 def _follow_lines(kept: list[Read], readable: list[Read], view: _View) -> list[Read]:

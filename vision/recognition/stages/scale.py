@@ -44,11 +44,15 @@ def measure(grey: U8, p: StagedParams) -> Scale | None:
 def candidates(grey: U8, p: StagedParams, *, closer: bool = False) -> list[Scale]:
     """Scales to read ``grey`` at, likeliest first: the common blob sizes, else the largest
     blobs' (lone pips) and the bars'. ``closer``: look twice as wide, offer twice as many common
-    sizes and lone faces' too (a table's blotches can outnumber a tile or two's pips)."""
+    sizes, each less ``blob_bias`` too (the detector's size of a blob runs a pixel of the view
+    it is found in over the disc's, a large share of a small pip, more so in a reduced view),
+    and lone faces' sizes (a table's blotches can outnumber a tile or two's pips)."""
     blobs, own, seen_at, view = _round_blobs_seen(grey, p, 2 * p.scale_view_px if closer else None)
     sizes = blobs[:, 2][blobs[:, 2] >= p.min_pip_px]
     common = _common_sizes(sizes, p, 2 * p.common_sizes if closer else p.common_sizes)
     if closer:
+        less = [c - p.blob_bias / seen_at for c in common]
+        common += [c for c in less if c >= p.min_pip_px]
         faces = _face_sizes(grey, p, 2 * p.scale_view_px)
         common += [f for f in faces if all(abs(f - c) > 0.15 * c for c in common)]
     if not common:
