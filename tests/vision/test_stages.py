@@ -102,6 +102,20 @@ def test_a_working_scale_near_the_finest_views_is_that_view() -> None:
     assert far is not None and far.view is None and far.factor != found.factor
 
 
+def test_a_small_frame_is_read_in_the_view_enlarged_to_measure_it() -> None:
+    # nine 5 px pips on a 200 px frame: enlarged to 320 px (1.6 times) to be measured, and
+    # read at that scale (8 px pips), in that view as it is, not enlarged a second time
+    image = np.full((200, 200), 40, np.uint8)
+    cv2.rectangle(image, (80, 80), (120, 120), 220, -1)
+    for x, y in itertools.product((88, 100, 112), (88, 100, 112)):
+        cv2.circle(image, (x, y), 2, 30, -1)
+    grey = np.asarray(cv2.GaussianBlur(image, (0, 0), 0.6), dtype=np.uint8)
+    found = scale.measure(grey, P)
+    assert found is not None and found.factor == pytest.approx(P.min_side_px / 200)
+    assert found.view is not None and found.view.shape == (320, 320)
+    assert found.blobs is not None and len(found.blobs) >= 9
+
+
 def _blotched_table(table: int) -> tuple[U8, list[tuple[int, int]]]:
     """A 640x480 table of ``table`` grey with 60 round blotches darker than it, and a face of
     200 with six 10 px pips (their centres), the rims of the four at its corners 7 px from its

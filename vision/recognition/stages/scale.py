@@ -18,7 +18,8 @@ from vision.recognition.stages.params import StagedParams
 class Scale:
     """``pip_px``: pip diameter (input px); ``factor``: working px per input px; ``blobs``: the
     :func:`round_blobs` measured (input px) in a view at least as fine as the working image
-    where neither is enlarged, else None; ``view``: the working image where that view is it."""
+    where neither is enlarged or that view is it, else None; ``view``: the working image where
+    that view (reduced or enlarged) is it."""
 
     pip_px: float
     factor: float
@@ -71,7 +72,7 @@ def _scale(grey: U8, pip: float, p: StagedParams, seen: tuple[F64, float, U8]) -
     if factor > 0.85 * enlarge:  # pips not much larger than wanted: not reduced
         small = enlarge > 1.0 or factor < p.min_enlarge
         factor = enlarge if small else min(factor, p.max_enlarge)
-    elif seen_at < 1.0 and abs(factor / seen_at - 1.0) <= p.view_snap:
+    if seen_at != 1.0 and abs(factor / seen_at - 1.0) <= p.view_snap:
         return Scale(pip, seen_at, own, view)
     return Scale(pip, factor, own if factor <= seen_at <= 1.0 else None)
 
