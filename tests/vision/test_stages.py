@@ -145,6 +145,23 @@ def test_round_blobs_are_looked_for_on_the_faces_of_a_darker_table_only() -> Non
     assert len(scale.round_blobs(light, P)) > len(pips) + 30
 
 
+def test_a_light_table_lit_unevenly_is_searched_whole() -> None:
+    # white paper lit from one side, 235 falling to 150 across the frame, and an ivory face of
+    # 185 with six pips where it is darkest: Otsu's split parts the paper, the face falls on
+    # its darker side, and clearing that side would clear the pips
+    ramp = np.linspace(235, 150, 640)[None, :].repeat(480, axis=0)
+    image = ramp.astype(np.uint8)
+    cv2.rectangle(image, (450, 190), (570, 270), 185, -1)
+    pips = [(462, 202), (462, 258), (490, 230), (530, 230), (558, 202), (558, 258)]
+    for x, y in pips:
+        cv2.circle(image, (x, y), 5, 30, -1)
+    image = np.asarray(cv2.GaussianBlur(image, (0, 0), 1.0), dtype=np.uint8)
+    assert scale.table_cleared(image, P) is image
+    found = scale.round_blobs(image, P)
+    gaps = np.hypot(*(found[:, None, :2] - np.array(pips)[None]).transpose(2, 0, 1))
+    assert (gaps.min(axis=0) < 1.5).all()
+
+
 def test_the_bar_of_a_tiny_double_blank_sets_the_scale() -> None:
     # a 13 px wide double blank in a 100 px photo: its bar, its only mark, is seen 10 px long,
     # a pip of 2.2 px by bar_length_d (the segment falls short of the bar's faint ends)
@@ -651,6 +668,31 @@ def test_a_reading_that_leaves_many_pips_unexplained_is_replaced_only_by_a_bette
 
     monkeypatch.setattr(pipeline, "_read_at", read_at)
     tiles = identify(np.full((720, 1280), 200, np.uint8)).tiles
+    assert read == ([8.0, 6.0] if read_closer else [8.0])
+    assert len(tiles) == kept
+
+
+@pytest.mark.parametrize(
+    ("first", "read_closer", "kept"),
+    [
+        ((0, 0.0), True, 1),  # nothing read at first: read closer, as a large frame is
+        ((1, 0.6), False, 1),  # a tile read: no second look, however many pips it leaves out
+    ],
+)
+def test_a_small_frame_is_read_closer_only_where_nothing_was_read(
+    monkeypatch: pytest.MonkeyPatch, first: tuple[int, float], read_closer: bool, kept: int
+) -> None:
+    far, near = scale.Scale(8.0, 1.0), scale.Scale(6.0, 1.0)
+    monkeypatch.setattr(scale, "candidates", lambda _g, _p, closer=False: [near if closer else far])
+    read: list[float] = []
+
+    def read_at(grey: U8, found: scale.Scale, p: StagedParams, max_pips: int) -> object:
+        read.append(found.pip_px)
+        n, share = first if found is far else (1, 0.0)
+        return _reading(n), share
+
+    monkeypatch.setattr(pipeline, "_read_at", read_at)
+    tiles = identify(np.full((200, 200), 200, np.uint8)).tiles
     assert read == ([8.0, 6.0] if read_closer else [8.0])
     assert len(tiles) == kept
 

@@ -23,6 +23,8 @@ class StagedParams:
     #: in a view this wide (pixels), holes filled, grown by ``table_margin`` of its width.
     table_view_px: int = 320
     table_margin: float = 0.01
+    #: ... where the darker side's mean is under this share of the lighter's.
+    table_dark_share: float = 0.5
     #: A working scale within this share of the finest view's is that view's (already resampled).
     view_snap: float = 0.05
     #: Pips seen smaller than this in that view, or a commonest size shared by fewer than

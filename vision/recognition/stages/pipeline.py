@@ -41,9 +41,10 @@ def identify(
     :class:`~vision.errors.InvalidImageError` for a bad image, region or window (under 8x8).
 
     Each scale :func:`~.scale.candidates` offers is read (stages 2-6) and the reading with the
-    most tiles kept; where none reads a tile, or the one kept leaves over ``unexplained_share``
-    of the pips seen outside every tile, the scales seen closer are read too, and one of them
-    replaces it only with more tiles and fewer of the pips left unexplained. A tile is sure
+    most tiles kept; where none reads a tile, or (in a frame wider than ``scale_view_px``) the
+    one kept leaves over ``unexplained_share`` of the pips seen outside every tile, the scales
+    seen closer are read too, and one of them replaces it only with more tiles and fewer of the
+    pips left unexplained. A tile is sure
     only where the learned half reader agrees with both halves and no loose pip lies beside it
     (:func:`_doubted`)."""
     p = params or _DEFAULT
@@ -65,7 +66,7 @@ def identify(
                 read, unexplained = _read_at(grey, found, p, max_pips)
                 if len(read) > len(tiles) and not (closer and tiles and unexplained >= left):
                     tiles, left = read, unexplained
-        if (tiles and left <= p.unexplained_share) or max(grey.shape) <= p.scale_view_px:
+        if tiles and (left <= p.unexplained_share or max(grey.shape) <= p.scale_view_px):
             break
     if x0 or y0:
         tiles = tuple(t.shifted(x0, y0) for t in tiles)

@@ -144,8 +144,10 @@ def table_cleared(grey: U8, p: StagedParams) -> U8:
     lies inside a face, so it stays as it was; the table's texture, the blob detector's costliest
     contours at every threshold, becomes one smooth region (black, not white: at thresholds above
     a face's level the face still runs into the table, as on the table itself). On a table as
-    light as the faces or lighter, or no wider than that view (few contours to save), ``grey``
-    as it is."""
+    light as the faces or lighter, or not much darker (the dark side's mean over
+    ``table_dark_share`` of the light side's: light falling off across white paper splits it, a
+    face in its shade and all), or no wider than that view (few contours to save), ``grey`` as
+    it is."""
     h, w = grey.shape
     if max(h, w) <= p.table_view_px:
         return grey
@@ -153,6 +155,9 @@ def table_cleared(grey: U8, p: StagedParams) -> U8:
     _, light = cv2.threshold(view, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if 2 * cv2.countNonZero(light) >= light.size:
         return grey  # the light side holds the median: the table is not the darker
+    dark, lit = cv2.mean(view, cv2.bitwise_not(light))[0], cv2.mean(view, light)[0]
+    if dark > p.table_dark_share * lit:
+        return grey  # not much darker: uneven light on one table may split it so, tiles and all
     outlines, _ = cv2.findContours(light, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     kept = cv2.drawContours(np.zeros_like(light), outlines, -1, 255, -1)
     r = max(1, round(p.table_margin * p.table_view_px))
