@@ -44,9 +44,8 @@ def identify(
     most tiles kept; where none reads a tile, or (in a frame wider than ``scale_view_px``) the
     one kept leaves over ``unexplained_share`` of the pips seen outside every tile, the scales
     seen closer are read too, and one of them replaces it only with more tiles and fewer of the
-    pips left unexplained. A tile is sure
-    only where the learned half reader agrees with both halves and no loose pip lies beside it
-    (:func:`_doubted`)."""
+    pips left unexplained. A tile is sure only where the learned half reader agrees with both
+    halves and no loose pip lies beside it (:func:`_doubted`)."""
     p = params or _DEFAULT
     _check_image(image)
     poly = None if region is None else _polygon(region)
