@@ -86,14 +86,23 @@ def test_a_reduced_working_image_takes_the_blobs_of_a_view_as_fine() -> None:
     assert gaps.max() < 1.0
 
 
+def _nine_pips(
+    shape: tuple[int, int], corner: tuple[int, int], side: int, radius: int, blur: float
+) -> U8:
+    """A frame of 40 with a square face of 220 (``side`` px, top left at ``corner``) holding
+    nine pips of 30 in a grid a fifth of the side in from its edges, blurred by ``blur``."""
+    image = np.full(shape, 40, np.uint8)
+    (x0, y0), at = corner, [round(side * f) for f in (0.2, 0.5, 0.8)]
+    cv2.rectangle(image, (x0, y0), (x0 + side, y0 + side), 220, -1)
+    for dx, dy in itertools.product(at, at):
+        cv2.circle(image, (x0 + dx, y0 + dy), radius, 30, -1)
+    return np.asarray(cv2.GaussianBlur(image, (0, 0), blur), dtype=np.uint8)
+
+
 def test_a_working_scale_near_the_finest_views_is_that_view() -> None:
     # nine 13.4 px pips on a 2133 px frame: too small in the 640 px view (4 px), measured in
     # the 1280 px one (8.0 px), within view_snap of the 8 px wanted: that view is read as it is
-    image = np.full((1600, 2133), 40, np.uint8)
-    cv2.rectangle(image, (900, 600), (1000, 700), 220, -1)
-    for x, y in itertools.product((920, 950, 980), (620, 650, 680)):
-        cv2.circle(image, (x, y), 6, 30, -1)
-    grey = np.asarray(cv2.GaussianBlur(image, (0, 0), 1.0), dtype=np.uint8)
+    grey = _nine_pips((1600, 2133), (900, 600), 100, 6, 1.0)
     found = scale.measure(grey, P)
     assert found is not None and found.view is not None
     assert found.factor == pytest.approx(1280 / 2133) and found.view.shape == (960, 1280)
@@ -105,11 +114,7 @@ def test_a_working_scale_near_the_finest_views_is_that_view() -> None:
 def test_a_small_frame_is_read_in_the_view_enlarged_to_measure_it() -> None:
     # nine 5 px pips on a 200 px frame: enlarged to 320 px (1.6 times) to be measured, and
     # read at that scale (8 px pips), in that view as it is, not enlarged a second time
-    image = np.full((200, 200), 40, np.uint8)
-    cv2.rectangle(image, (80, 80), (120, 120), 220, -1)
-    for x, y in itertools.product((88, 100, 112), (88, 100, 112)):
-        cv2.circle(image, (x, y), 2, 30, -1)
-    grey = np.asarray(cv2.GaussianBlur(image, (0, 0), 0.6), dtype=np.uint8)
+    grey = _nine_pips((200, 200), (80, 80), 40, 2, 0.6)
     found = scale.measure(grey, P)
     assert found is not None and found.factor == pytest.approx(P.min_side_px / 200)
     assert found.view is not None and found.view.shape == (320, 320)
