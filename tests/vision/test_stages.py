@@ -646,17 +646,20 @@ def _reading(n: int) -> tuple[TileReading, ...]:
 
 
 @pytest.mark.parametrize(
-    ("first", "closer", "read_closer", "kept"),
+    ("side", "first", "closer", "read_closer", "kept"),
     [
-        ((2, 0.1), (3, 0.05), False, 2),  # the first reading explains the pips: no closer look
-        ((2, 0.6), (3, 0.2), True, 3),  # a closer reading with more tiles that explains more
-        ((2, 0.6), (3, 0.7), True, 2),  # more tiles, but more pips left out: a scale too small
-        ((2, 0.6), (2, 0.1), True, 2),  # no more tiles
-        ((0, 0.0), (1, 0.9), True, 1),  # nothing read at first: any tile read closer
+        (1280, (2, 0.1), (3, 0.05), False, 2),  # the first reading explains the pips: no look
+        (1280, (2, 0.6), (3, 0.2), True, 3),  # a closer reading with more tiles, explaining more
+        (1280, (2, 0.6), (3, 0.7), True, 2),  # more tiles, more pips left out: a scale too small
+        (1280, (2, 0.6), (2, 0.1), True, 2),  # no more tiles
+        (1280, (0, 0.0), (1, 0.9), True, 1),  # nothing read at first: any tile read closer
+        (200, (0, 0.0), (1, 0.9), True, 1),  # so in a frame no wider than the scale view
+        (200, (2, 0.6), (3, 0.2), False, 2),  # but there only where nothing was read
     ],
 )
 def test_a_reading_that_leaves_many_pips_unexplained_is_replaced_only_by_a_better_closer_one(
     monkeypatch: pytest.MonkeyPatch,
+    side: int,
     first: tuple[int, float],
     closer: tuple[int, float],
     read_closer: bool,
@@ -672,32 +675,7 @@ def test_a_reading_that_leaves_many_pips_unexplained_is_replaced_only_by_a_bette
         return _reading(n), share
 
     monkeypatch.setattr(pipeline, "_read_at", read_at)
-    tiles = identify(np.full((720, 1280), 200, np.uint8)).tiles
-    assert read == ([8.0, 6.0] if read_closer else [8.0])
-    assert len(tiles) == kept
-
-
-@pytest.mark.parametrize(
-    ("first", "read_closer", "kept"),
-    [
-        ((0, 0.0), True, 1),  # nothing read at first: read closer, as a large frame is
-        ((1, 0.6), False, 1),  # a tile read: no second look, however many pips it leaves out
-    ],
-)
-def test_a_small_frame_is_read_closer_only_where_nothing_was_read(
-    monkeypatch: pytest.MonkeyPatch, first: tuple[int, float], read_closer: bool, kept: int
-) -> None:
-    far, near = scale.Scale(8.0, 1.0), scale.Scale(6.0, 1.0)
-    monkeypatch.setattr(scale, "candidates", lambda _g, _p, closer=False: [near if closer else far])
-    read: list[float] = []
-
-    def read_at(grey: U8, found: scale.Scale, p: StagedParams, max_pips: int) -> object:
-        read.append(found.pip_px)
-        n, share = first if found is far else (1, 0.0)
-        return _reading(n), share
-
-    monkeypatch.setattr(pipeline, "_read_at", read_at)
-    tiles = identify(np.full((200, 200), 200, np.uint8)).tiles
+    tiles = identify(np.full((side * 9 // 16, side), 200, np.uint8)).tiles
     assert read == ([8.0, 6.0] if read_closer else [8.0])
     assert len(tiles) == kept
 
