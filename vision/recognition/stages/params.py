@@ -45,8 +45,9 @@ class StagedParams:
     #: How far the blob detector's size of a dark disc runs over its diameter (pixels of the
     #: view it is found in: its contour runs round the light pixels just outside the disc).
     blob_bias: float = 1.0
-    #: A reading that leaves over this share of the pips seen outside every tile is read again
-    #: at the scales seen closer, ``blob_bias`` taken off the blobs' sizes among them.
+    #: A reading of a frame wider than ``scale_view_px`` that leaves over this share of the pips
+    #: seen outside every tile is read again at the scales seen closer (``blob_bias`` taken off
+    #: the blobs' sizes among them); a smaller frame is, only where nothing was read.
     unexplained_share: float = 0.35
     #: With fewer pips than that, the sizes of this many of the largest round blobs are tried.
     lone_pip_guesses: int = 2
