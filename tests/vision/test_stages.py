@@ -359,7 +359,8 @@ def _seen(face: U8, lit: float, table: float, d: float, thin: U8 | None = None) 
     faces = (face >= lit).astype(np.uint8) if table < lit else None
     contrast = np.zeros_like(face) if thin is None else face
     thin = np.zeros_like(face) if thin is None else thin
-    return ink.Ink(face, contrast, thin // 255, thin, 20.0, 20.0, d, lit, table, faces)
+    lines = ink.line_images(face, contrast, thin)
+    return ink.Ink(face, contrast, thin // 255, thin, 20.0, 20.0, d, lit, table, faces, lines)
 
 
 def _faces(lit_from: int, lit_to: int) -> ink.Ink:

@@ -22,6 +22,7 @@ import onnxruntime as ort
 
 U8 = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]
+F64 = npt.NDArray[np.float64]
 
 #: Side of a half's patch, pixels.
 HALF_PX: Final = 32
@@ -72,6 +73,13 @@ def half_patch(grey: U8, corners: npt.ArrayLike) -> U8:
     return out
 
 
+@functools.cache
+def _pixel_grid(s: int) -> tuple[F64, F64]:
+    """``np.meshgrid`` of ``0..s-1`` twice (x, then y), float64: shared, never written."""
+    x, y = np.meshgrid(np.arange(s, dtype=np.float64), np.arange(s, dtype=np.float64))
+    return x, y
+
+
 def resampled(
     images: Sequence[U8], frames: npt.ArrayLike, s: int, border: int = cv2.BORDER_CONSTANT
 ) -> list[U8]:
@@ -79,7 +87,7 @@ def resampled(
     for the default) on each of ``frames`` ``(N, 3, 2)``, ``origin, along, across``, at
     ``origin + x * along + y * across`` for patch pixel ``(x, y)``; 128 frames per remap."""
     frame = np.asarray(frames, dtype=np.float64).reshape(-1, 3, 2)[..., None, None]
-    x, y = np.meshgrid(np.arange(s, dtype=np.float64), np.arange(s, dtype=np.float64))
+    x, y = _pixel_grid(s)
     out = [np.empty((len(frame), s, s), dtype=np.uint8) for _ in images]
     for at in range(0, len(frame), 128):
         c = slice(at, at + 128)

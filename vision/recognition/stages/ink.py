@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from vision.recognition.stages import scale
-from vision.recognition.stages.arrays import F64, U8, sample
+from vision.recognition.stages.arrays import F32, F64, U8, sample
 from vision.recognition.stages.params import StagedParams
 
 
@@ -21,7 +21,8 @@ class Ink:
     ``contrast`` (``face`` minus the darkest channel), ``mask`` (1 on ink), ``thin`` (255 on thin
     ink); grey levels ``threshold`` (ink), ``pip_threshold`` (pips are read at), ``lit`` (a face
     is lit from), ``table`` (the median face); ``pip_px``, the pip diameter in working pixels;
-    ``faces``, 1 where ``face`` is at a face's level (:func:`faces`), None where no level tells."""
+    ``faces``, 1 where ``face`` is at a face's level (:func:`faces`), None where no level tells;
+    ``lines``: :func:`line_images`."""
 
     face: U8
     contrast: U8
@@ -33,6 +34,12 @@ class Ink:
     lit: float
     table: float
     faces: U8 | None
+    lines: tuple[F32, F32]
+
+
+def line_images(face: U8, contrast: U8, thin: U8) -> tuple[F32, F32]:
+    """``face`` and the seams (``contrast`` on ``thin`` ink) in float32, as outlines sample them."""
+    return face.astype(np.float32), np.where(thin > 0, contrast, 0).astype(np.float32)
 
 
 def percentile(image: U8, q: float) -> float:
@@ -77,7 +84,8 @@ def find(grey: U8, pip_px: float, p: StagedParams, blobs: F64 | None = None) -> 
     thin = ((ink > 0) & (discs == 0) & (face >= lit)).astype(np.uint8) * 255
     table = percentile(face, 50)
     seen = faces(face, (lit, table), pips, pip_px / p.pip_width_ratio, p)
-    return Ink(face, contrast, ink, thin, threshold, pip_threshold, pip_px, lit, table, seen)
+    lines = line_images(face, contrast, thin)
+    return Ink(face, contrast, ink, thin, threshold, pip_threshold, pip_px, lit, table, seen, lines)
 
 
 def faces(

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.recognition.stages.arrays import F32, F64, pair
+from vision.recognition.stages.arrays import F32, F64, pair, unique_rows
 from vision.recognition.stages.bars import Bar
 from vision.recognition.stages.ink import Ink
 from vision.recognition.stages.params import StagedParams
@@ -59,17 +59,6 @@ class _Profiles:
     ink: Ink
     shares: tuple[float, ...]
 
-    def _images(self, xs: F32, ys: F32) -> tuple[F32, F32, int, int]:
-        """Face and seams (thin ink's contrast) in float32 round samples at ``xs, ys``; corner."""
-        h, w = self.ink.face.shape
-        x0 = int(np.clip(np.floor(xs.min()) - 1, 0, w - 1))
-        y0 = int(np.clip(np.floor(ys.min()) - 1, 0, h - 1))
-        x1 = int(np.clip(np.ceil(xs.max()) + 2, x0 + 1, w))
-        y1 = int(np.clip(np.ceil(ys.max()) + 2, y0 + 1, h))
-        part = np.s_[y0:y1, x0:x1]
-        seams = self.ink.contrast[part].astype(np.float32) * (self.ink.thin[part] > 0)
-        return self.ink.face[part].astype(np.float32), seams, x0, y0
-
     def strongest_steps(self, starts: F64, vs: F64, t0: F64, t1: F64) -> F64:
         """:meth:`_steps` of the rows, ``_ROWS`` at a time (a row's step is its own):
         ``(len(shares), K)``."""
@@ -99,15 +88,14 @@ class _Profiles:
         side = (normal * (0.5 * self.ink.pip_px)).astype(np.float32)
         sx = np.concatenate([xs - side[:, :1], xs + side[:, :1]])
         sy = np.concatenate([ys - side[:, 1:], ys + side[:, 1:]])
-        face, seams, x0, y0 = self._images(np.concatenate([xs, sx]), np.concatenate([ys, sy]))
-        rep, rows = cv2.BORDER_REPLICATE, len(starts)
-        f = cv2.remap(face, xs - x0, ys - y0, cv2.INTER_LINEAR, borderMode=rep)
-        both = cv2.remap(seams, sx - x0, sy - y0, cv2.INTER_LINEAR, borderMode=rep)
-        grad = np.gradient(cv2.GaussianBlur(f, (9, 1), 1.0, sigmaY=0.0), axis=1)
+        (face, seams), rep, rows = self.ink.lines, cv2.BORDER_REPLICATE, len(starts)
+        f = cv2.remap(face, xs, ys, cv2.INTER_LINEAR, borderMode=rep)
+        both = cv2.remap(seams, sx, sy, cv2.INTER_LINEAR, borderMode=rep)
+        grad = _gradient(np.asarray(cv2.GaussianBlur(f, (9, 1), 1.0, sigmaY=0.0), np.float32))
         lo, hi = t0.astype(np.float32)[:, None], t1.astype(np.float32)[:, None]
         within = (k < lengths[:, None]) & (ts >= lo) & (ts <= hi)
         score = np.where(within, 2 * np.abs(grad) + np.minimum(both[:rows], both[rows:]), -1.0)
-        local = (score >= np.roll(score, 1, axis=1)) & (score >= np.roll(score, -1, axis=1))
+        local = _local_peaks(score)
         strongest = score.max(axis=1, keepdims=True)
         out = np.empty((len(self.shares), rows))
         for i, share in enumerate(self.shares):
@@ -115,6 +103,24 @@ class _Profiles:
             at = ts[np.arange(rows), np.argmax(peaks, axis=1)].astype(np.float64)
             out[i] = np.where(peaks.any(axis=1) & (lengths >= 3), at, t1)
         return out
+
+
+def _gradient(rows: F32) -> F32:
+    """``np.gradient(rows, axis=1)`` (rows 3 or more long), without its generality's cost."""
+    out = np.empty_like(rows)
+    out[:, 1:-1] = (rows[:, 2:] - rows[:, :-2]) / 2.0
+    out[:, 0], out[:, -1] = rows[:, 1] - rows[:, 0], rows[:, -1] - rows[:, -2]
+    return out
+
+
+def _local_peaks(score: F64) -> npt.NDArray[np.bool_]:
+    """Where ``score`` is at least both its neighbours along each row (which wraps round)."""
+    out = np.empty(score.shape, dtype=bool)
+    mid = score[:, 1:-1]
+    out[:, 1:-1] = (mid >= score[:, :-2]) & (mid >= score[:, 2:])
+    out[:, 0] = (score[:, 0] >= score[:, -1]) & (score[:, 0] >= score[:, 1])
+    out[:, -1] = (score[:, -1] >= score[:, -2]) & (score[:, -1] >= score[:, 0])
+    return out
 
 
 def propose(
@@ -163,7 +169,7 @@ def beyond(tiles: list[tuple[Proposal, bool]], width: float, p: StagedParams) ->
     xy, uv = np.array(at), np.array(along)
     uv *= np.where(uv[:, :1] < 0, -1.0, 1.0)
     key = np.hstack([np.rint(xy / (0.1 * width)), np.rint(uv * 20)])
-    _, first = np.unique(key, axis=0, return_index=True)
+    first, _ = unique_rows(key)
     length = width * p.bar_width_share
     return [Bar(pair(xy[i]), pair(uv[i]), length) for i in sorted(first.tolist())]
 
@@ -240,12 +246,11 @@ def _around(
     vs = (nn[:, None, :] * signs[None, :, None]).reshape(-1, 2)
     a, b = np.repeat(p.end_search[0] * w, 6), np.repeat(p.end_search[1] * w, 6)
     # where shares found the same sides their rows are the same: each measured once
-    _, first, again = np.unique(
-        np.column_stack([starts, vs, a, b]), axis=0, return_index=True, return_inverse=True
-    )
-    steps = prof.strongest_steps(starts[first], vs[first], a[first], b[first])[:, again.reshape(-1)]
+    first, again = unique_rows(np.column_stack([starts, vs, a, b]))
+    steps = prof.strongest_steps(starts[first], vs[first], a[first], b[first])[:, again]
     share_of_row = np.repeat(np.arange(k), 6 * len(bars))
-    ends = np.median(steps[share_of_row, np.arange(len(share_of_row))].reshape(-1, 2, 3), axis=2)
+    lines = steps[share_of_row, np.arange(len(share_of_row))].reshape(-1, 2, 3)
+    ends = np.sort(lines, axis=2)[..., 1]  # the median of three
     return [
         Proposal(
             pair(cc[i]), pair(uu[i]), pair(nn[i]), float(w[i]), pair(ends[i]), bars[i % len(bars)]
