@@ -138,12 +138,15 @@ def _read_at(
         again = outline.propose(unread, seen, p, _scene_width(kept))
         readable += _readable(again, view, known=readable)
         kept = arbitrate.keep(readable, p, contest=False)
-    chained = _along_chains(kept, readable, view)
-    if chained:
-        readable += chained
-        kept = arbitrate.keep(readable, p, contest=False)
-    if kept:
-        readable += _follow_lines(kept, readable, view)
+    # chains and lines are followed where a pip lies outside every tile kept: elsewhere a
+    # guess could only read the kept tiles' pips again
+    if not kept or not outline.inside(view.pips, [r.proposal.corners() for r in kept]).all():
+        chained = _along_chains(kept, readable, view)
+        if chained:
+            readable += chained
+            kept = arbitrate.keep(readable, p, contest=False)
+        if kept:
+            readable += _follow_lines(kept, readable, view)
     kept = arbitrate.keep(readable, p)
     # a seam read as a bar reads as a double: any loose spot of ink beside one doubts it
     loose, beside_doubles = arbitrate.unexplained_pips(kept, view.pips, seen, p)
