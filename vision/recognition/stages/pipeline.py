@@ -138,9 +138,10 @@ def _read_at(
         again = outline.propose(unread, seen, p, _scene_width(kept))
         readable += _readable(again, view, known=readable)
         kept = arbitrate.keep(readable, p, contest=False)
-    # chains and lines are followed where a pip lies outside every tile kept: elsewhere a
-    # guess could only read the kept tiles' pips again
-    if not kept or not outline.inside(view.pips, [r.proposal.corners() for r in kept]).all():
+    # chains and lines are followed where a pip lies outside every tile kept or two kept tiles
+    # lie close enough to be in a line: elsewhere a guess could only read their pips again
+    explained = outline.inside(view.pips, [r.proposal.corners() for r in kept]).all()
+    if not kept or not explained or not _apart(kept):
         chained = _along_chains(kept, readable, view)
         if chained:
             readable += chained
@@ -157,6 +158,14 @@ def _read_at(
     held = outline.inside(view.pips, [r.proposal.corners() for r in kept])
     unexplained = float(1.0 - held.mean()) if len(held) else 0.0
     return tuple(_tile(r, f, doubted=d) for r, d in zip(kept, doubted, strict=True)), unexplained
+
+
+def _apart(kept: list[Read]) -> bool:
+    """Whether no two of ``kept`` lie within 2.5 widths (the widest's), centre to centre (tiles
+    end to end lie 2 widths apart, a double crosswise at a tile's end 1.5, side by side 1)."""
+    c = np.array([r.proposal.center for r in kept])
+    gap = np.hypot(*(c[:, None] - c[None]).transpose(2, 0, 1)) + np.diag(np.full(len(c), np.inf))
+    return bool((gap > 2.5 * max(r.proposal.width for r in kept)).all())
 
 
 def _follow_lines(kept: list[Read], readable: list[Read], view: _View) -> list[Read]:
