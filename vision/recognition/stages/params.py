@@ -119,6 +119,9 @@ class StagedParams:
     #: Rounds of tiles guessed where the lines of the tiles read go on, and the shifts
     #: along the line each guess is also tried at (shares of the width).
     line_rounds: int = 2
+    #: ... taken where a pip lies outside every tile kept, or two kept tiles lie within this
+    #: many widths (the widest's), centre to centre (in a line they lie 2 apart, or closer).
+    line_reach: float = 2.5
     line_shifts: tuple[float, ...] = (-0.2, 0.0, 0.2)
     #: ... each guess lying on faces (where a level tells them) at this share of its inside.
     guess_face_share: float = 0.75

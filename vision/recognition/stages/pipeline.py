@@ -141,7 +141,7 @@ def _read_at(
     # chains and lines are followed where a pip lies outside every tile kept or two kept tiles
     # lie close enough to be in a line: elsewhere a guess could only read their pips again
     explained = outline.inside(view.pips, [r.proposal.corners() for r in kept]).all()
-    if not kept or not explained or not _apart(kept):
+    if not kept or not explained or not _apart(kept, p.line_reach):
         chained = _along_chains(kept, readable, view)
         if chained:
             readable += chained
@@ -160,12 +160,13 @@ def _read_at(
     return tuple(_tile(r, f, doubted=d) for r, d in zip(kept, doubted, strict=True)), unexplained
 
 
-def _apart(kept: list[Read]) -> bool:
-    """Whether no two of ``kept`` lie within 2.5 widths (the widest's), centre to centre (tiles
-    end to end lie 2 widths apart, a double crosswise at a tile's end 1.5, side by side 1)."""
+def _apart(kept: list[Read], reach: float) -> bool:
+    """Whether no two of ``kept`` lie within ``reach`` widths (the widest's), centre to centre
+    (tiles end to end lie 2 widths apart, a double crosswise at a tile's end 1.5, side by side 1
+    width)."""
     c = np.array([r.proposal.center for r in kept])
     gap = np.hypot(*(c[:, None] - c[None]).transpose(2, 0, 1)) + np.diag(np.full(len(c), np.inf))
-    return bool((gap > 2.5 * max(r.proposal.width for r in kept)).all())
+    return bool((gap > reach * max(r.proposal.width for r in kept)).all())
 
 
 def _follow_lines(kept: list[Read], readable: list[Read], view: _View) -> list[Read]:
