@@ -119,10 +119,10 @@ class StagedParams:
     #: Rounds of tiles guessed where the lines of the tiles read go on, and the shifts
     #: along the line each guess is also tried at (shares of the width).
     line_rounds: int = 2
-    #: ... taken where a pip lies outside every tile kept, or two kept tiles lie within this
-    #: many widths (the widest's), centre to centre (in a line they lie 2 apart, or closer).
-    line_reach: float = 2.5
     line_shifts: tuple[float, ...] = (-0.2, 0.0, 0.2)
+    #: Those rounds are taken where a pip lies outside every tile kept, or two kept tiles lie
+    #: within this many widths (the widest's), centre to centre (in a line, 2 apart or closer).
+    line_reach: float = 2.5
     #: ... each guess lying on faces (where a level tells them) at this share of its inside.
     guess_face_share: float = 0.75
     #: A tile read lies on the faces of a darker table at this share of its inside at least.
